@@ -1,0 +1,39 @@
+# Cloud GPU Atlas: everything a newcomer needs is behind `make serve` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export NO_MKDOCS_2_WARNING := 1
+export PYTHONPATH := $(CURDIR)/hooks
+
+.PHONY: serve build test i18n i18n-sync bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when a requirements file changes.
+$(STAMP): requirements.txt requirements-test.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+	touch $(STAMP)
+
+serve: $(STAMP)  ## serve the site with live reload on http://127.0.0.1:8000
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+
+build: $(STAMP)  ## build the site into site/ with --strict
+	$(BIN)/mkdocs build --strict
+
+test: $(STAMP)  ## translation checks, then every test (unit, build, browser)
+	$(BIN)/python -m atlas.i18n_check
+	$(BIN)/python -m pytest -q
+
+i18n: $(STAMP)  ## translation status and checks (fast; exits non-zero on problems)
+	$(BIN)/python -m atlas.i18n_check
+
+i18n-sync: $(STAMP)  ## after catching up a translation: make i18n-sync PAGE=guides/storage.md [LANGS=hi]
+	$(BIN)/python -m atlas.i18n_check --sync "$(PAGE)" $(if $(LANGS),--lang $(LANGS),)
+
+bench: $(STAMP)  ## build-time ratios measured in one run (tables hook on/off, data size)
+	$(BIN)/python tests/bench.py
+
+clean:
+	rm -rf site .pytest_cache

@@ -1,0 +1,462 @@
+"""Load and validate everything under data/ into one immutable `Atlas`.
+
+Every problem is collected, located (file, line, record, field) and raised together as a
+`DataError`; nothing is rendered from data that failed validation.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+import string
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from . import yamlsrc
+from .problems import DataError, Problem
+
+LANGUAGES = ("en", "hi", "vi")
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+URL = re.compile(r"^https?://[^\s<>\"']+$")
+MARKUP = re.compile(r"<[a-zA-Z/!]|&[a-zA-Z#][a-zA-Z0-9]*;")
+PROVIDER_KEYS = ("id", "name", "homepage", "category", "facts")
+FACT_KEYS = ("value", "sources", "verified")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One capability value of one provider, with where it was read and when."""
+
+    value: str
+    sources: tuple[str, ...] = ()
+    verified: dt.date | None = None
+
+
+@dataclass(frozen=True)
+class Provider:
+    id: str
+    name: str
+    homepage: str
+    category: str
+    facts: Mapping[str, Fact]
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    options: tuple[str, ...]
+    correct: tuple[str, ...]
+
+    @property
+    def multiple(self) -> bool:
+        return len(self.correct) > 1
+
+
+@dataclass(frozen=True)
+class Atlas:
+    """All site data, validated. Immutable: safe to share across the per-language builds."""
+
+    fields: Mapping[str, Mapping[str, float]]          # field -> value -> rank
+    groups: Mapping[str, tuple[str, ...]]
+    categories: tuple[str, ...]
+    quiz_rules: Mapping[str, Mapping[str, tuple[str, ...]]]
+    providers: tuple[Provider, ...]
+    words: Mapping[str, Mapping[str, str]]             # lang -> dotted key -> text
+    quizzes: Mapping[str, tuple[Question, ...]]        # quiz id -> questions
+    quiz_words: Mapping[str, Mapping[str, Any]]        # lang -> quiz id -> text tree
+    languages: tuple[str, ...] = LANGUAGES
+    newest_verified: dt.date | None = None
+
+    def t(self, lang: str, key: str, **values: object) -> str:
+        """The text for `key` in `lang`, with {placeholders} filled (not escaped)."""
+        text = self.words[lang][key]
+        return text.format(**values) if values else text
+
+    def value_label(self, lang: str, field_id: str, value: str) -> str:
+        words = self.words[lang]
+        return words.get(f"fields.{field_id}.values.{value}") or words[f"values.{value}"]
+
+    def note(self, lang: str, provider_id: str, field_id: str) -> str | None:
+        return self.words[lang].get(f"notes.{provider_id}.{field_id}")
+
+
+def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
+               today: dt.date | None = None) -> Atlas:
+    """Read and validate `root/data`; raise DataError listing every problem found."""
+    today = today or dt.date.today()
+    problems: list[Problem] = []
+    data = root / "data"
+
+    fields_doc = yamlsrc.load(data / "fields.yaml", "data/fields.yaml", problems)
+    schema = _schema(fields_doc, problems) if fields_doc else None
+    providers_doc = yamlsrc.load(data / "providers.yaml", "data/providers.yaml", problems)
+    word_docs = {lang: yamlsrc.load(data / "i18n" / f"{lang}.yaml", f"data/i18n/{lang}.yaml", problems)
+                 for lang in languages}
+    quizzes, quiz_words = _quizzes(data / "quizzes", languages, problems)
+
+    if schema is None:
+        raise DataError(problems)
+    fields, groups, categories, rules = schema
+    providers = _providers(providers_doc, fields, categories, today, problems) if providers_doc else ()
+    words = {lang: _flatten(doc.data) if doc and isinstance(doc.data, dict) else {}
+             for lang, doc in word_docs.items()}
+    for lang, doc in word_docs.items():
+        if doc and not isinstance(doc.data, dict):
+            problems.append(Problem(doc.path, 1, "", "expected a mapping of keys to text"))
+    if "en" in word_docs and word_docs["en"]:
+        _check_words(word_docs, words, fields, groups, categories, providers, rules, problems)
+    if problems:
+        raise DataError(problems)
+    dates = [f.verified for p in providers for f in p.facts.values() if f.verified]
+    return Atlas(
+        fields=MappingProxyType(fields), groups=MappingProxyType(groups),
+        categories=categories, quiz_rules=MappingProxyType(rules), providers=providers,
+        words=MappingProxyType({k: MappingProxyType(v) for k, v in words.items()}),
+        quizzes=MappingProxyType(quizzes), quiz_words=MappingProxyType(quiz_words),
+        languages=languages, newest_verified=max(dates) if dates else None,
+    )
+
+
+# --- schema -----------------------------------------------------------------------------
+
+def _schema(doc: yamlsrc.Doc, problems: list[Problem]):
+    d = doc.data if isinstance(doc.data, dict) else {}
+    fields: dict[str, dict[str, float]] = {}
+    for fid, spec in (d.get("fields") or {}).items():
+        values = spec.get("values") if isinstance(spec, dict) else None
+        if not isinstance(values, dict) or "unknown" not in values:
+            problems.append(Problem(doc.path, doc.line("fields", fid), f"field '{fid}'",
+                                    "needs a 'values' mapping of value to rank that includes 'unknown'"))
+            continue
+        fields[fid] = {str(v): float(r) for v, r in values.items()}
+    groups = {}
+    for gid, members in (d.get("groups") or {}).items():
+        unknown = [m for m in members or [] if m not in fields]
+        if unknown or not members:
+            problems.append(Problem(doc.path, doc.line("groups", gid), f"group '{gid}'",
+                                    f"found fields {unknown or '[]'}, allowed: {', '.join(fields)}"))
+        groups[gid] = tuple(members or ())
+    rules = {}
+    for fid, rule in (d.get("quiz") or {}).items():
+        allowed = fields.get(fid, {})
+        bad = [v for side in ("right", "wrong") for v in (rule or {}).get(side, []) if v not in allowed or v == "unknown"]
+        if fid not in fields or bad:
+            problems.append(Problem(doc.path, doc.line("quiz", fid), f"quiz rule '{fid}'",
+                                    f"found {bad or fid!r}, allowed: known values of a defined field"))
+        rules[fid] = {side: tuple(str(v) for v in (rule or {}).get(side, [])) for side in ("right", "wrong")}
+    return fields, groups, tuple(d.get("categories") or ()), rules
+
+
+# --- providers --------------------------------------------------------------------------
+
+def _providers(doc: yamlsrc.Doc, fields, categories, today, problems) -> tuple[Provider, ...]:
+    f = doc.path
+    if not isinstance(doc.data, dict) or not isinstance(doc.data.get("providers"), list):
+        problems.append(Problem(f, 1, "", "expected a top-level 'providers:' list"))
+        return ()
+    out, seen = [], {}
+    for i, rec in enumerate(doc.data["providers"]):
+        line = doc.line("providers", i)
+        if not isinstance(rec, dict):
+            problems.append(Problem(f, line, f"provider #{i + 1}", f"found {_kind(rec)}, allowed: a mapping"))
+            continue
+        pid = rec.get("id")
+        who = f"provider '{pid}'" if isinstance(pid, str) else f"provider #{i + 1}"
+        for key in rec:
+            if key not in PROVIDER_KEYS:
+                problems.append(Problem(f, doc.line("providers", i, key), f"{who}, field '{key}'",
+                                        f"unknown field, allowed: {', '.join(PROVIDER_KEYS)}"))
+        for key in PROVIDER_KEYS:
+            if key not in rec:
+                problems.append(Problem(f, line, f"{who}, field '{key}'", "missing"))
+        if not isinstance(pid, str) or not SLUG.match(pid):
+            problems.append(Problem(f, doc.line("providers", i, "id"), f"{who}, field 'id'",
+                                    f"found {pid!r}, allowed: a lowercase slug such as 'my-cloud'"))
+        elif pid in seen:
+            problems.append(Problem(f, doc.line("providers", i, "id"), f"{who}, field 'id'",
+                                    f"duplicate id, first used on line {seen[pid]}"))
+        else:
+            seen[pid] = doc.line("providers", i, "id")
+        name = rec.get("name")
+        if "name" in rec and (not isinstance(name, str) or not name.strip()):
+            problems.append(Problem(f, doc.line("providers", i, "name"), f"{who}, field 'name'",
+                                    f"found {_kind(name)}, allowed: non-empty plain text"))
+        home = rec.get("homepage")
+        if "homepage" in rec and not _is_url(home):
+            problems.append(Problem(f, doc.line("providers", i, "homepage"), f"{who}, field 'homepage'",
+                                    f"found {home!r}, allowed: an http:// or https:// URL"))
+        cat = rec.get("category")
+        if "category" in rec and cat not in categories:
+            problems.append(Problem(f, doc.line("providers", i, "category"), f"{who}, field 'category'",
+                                    f"found {cat!r}, allowed: {', '.join(categories)}"))
+        facts = _facts(doc, i, who, rec.get("facts"), fields, today, problems) if "facts" in rec else {}
+        out.append(Provider(str(pid), str(name), str(home), str(cat), MappingProxyType(facts)))
+    return tuple(out)
+
+
+def _facts(doc, i, who, raw, fields, today, problems) -> dict[str, Fact]:
+    f = doc.path
+    if not isinstance(raw, dict):
+        problems.append(Problem(f, doc.line("providers", i, "facts"), f"{who}, field 'facts'",
+                                f"found {_kind(raw)}, allowed: a mapping of capability fields"))
+        return {}
+    for key in raw:
+        if key not in fields:
+            problems.append(Problem(f, doc.line("providers", i, "facts", key), f"{who}, field '{key}'",
+                                    f"unknown field, allowed: {', '.join(fields)}"))
+    facts = {}
+    for fid, allowed in fields.items():
+        at = ("providers", i, "facts", fid)
+        where = f"{who}, field '{fid}'"
+        if fid not in raw:
+            problems.append(Problem(f, doc.line("providers", i, "facts"), where,
+                                    "missing; write 'unknown' if no source says"))
+            continue
+        item = raw[fid]
+        if isinstance(item, bool) or item is None:
+            problems.append(Problem(f, doc.line(*at), where,
+                                    f"found {item!r}; quote \"yes\" and \"no\" in YAML, allowed: {', '.join(allowed)}"))
+            continue
+        if isinstance(item, str):
+            if item != "unknown":
+                problems.append(Problem(f, doc.line(*at), where,
+                                        f"found {item!r} without a source; only 'unknown' may stand alone, "
+                                        "other values need value, sources and verified"))
+            facts[fid] = Fact("unknown")
+            continue
+        if not isinstance(item, dict):
+            problems.append(Problem(f, doc.line(*at), where, f"found {_kind(item)}, allowed: 'unknown' or a mapping"))
+            continue
+        for key in item:
+            if key not in FACT_KEYS:
+                problems.append(Problem(f, doc.line(*at, key), f"{where}, key '{key}'",
+                                        f"unknown key, allowed: {', '.join(FACT_KEYS)}"))
+        value = item.get("value")
+        if isinstance(value, bool) or value not in allowed:
+            shown = ("yes" if value else "no") if isinstance(value, bool) else value
+            hint = " (quote \"yes\"/\"no\" in YAML)" if isinstance(value, bool) else ""
+            problems.append(Problem(f, doc.line(*at, "value"), where,
+                                    f"found {shown!r}{hint}, allowed: {', '.join(allowed)}"))
+            continue
+        sources = item.get("sources")
+        verified = item.get("verified")
+        ok = True
+        if value != "unknown":
+            if not isinstance(sources, list) or not sources:
+                problems.append(Problem(f, doc.line(*at), where,
+                                        f"value {value!r} has no sources; allowed: a list of one or more http(s) URLs"))
+                ok = False
+            else:
+                for k, url in enumerate(sources):
+                    if not _is_url(url):
+                        problems.append(Problem(f, doc.line(*at, "sources", k), where,
+                                                f"source found {url!r}, allowed: an http:// or https:// URL"))
+                        ok = False
+            if not isinstance(verified, dt.date) or isinstance(verified, dt.datetime):
+                problems.append(Problem(f, doc.line(*at, "verified") if "verified" in item else doc.line(*at), where,
+                                        f"verified found {verified!r}, allowed: a date as YYYY-MM-DD"))
+                ok = False
+            elif verified > today:
+                problems.append(Problem(f, doc.line(*at, "verified"), where,
+                                        f"verified found {verified.isoformat()}, allowed: a date no later than today ({today.isoformat()})"))
+                ok = False
+        if ok:
+            facts[fid] = Fact(value, tuple(sources or ()), verified if isinstance(verified, dt.date) else None)
+    return facts
+
+
+# --- words ------------------------------------------------------------------------------
+
+def _check_words(docs, words, fields, groups, categories, providers, rules, problems) -> None:
+    en = words["en"]
+    required = {f"categories.{c}" for c in categories} | {f"groups.{g}" for g in groups} | {"groups.all"}
+    for fid, values in fields.items():
+        required.add(f"fields.{fid}.label")
+        for v in values:
+            if f"fields.{fid}.values.{v}" not in en:
+                required.add(f"values.{v}")
+    for fid in rules:
+        for part in ("question", "right", "wrong"):
+            required.add(f"quiz.generated.{fid}.{part}")
+    endoc = docs["en"]
+    for key in sorted(required - set(en)):
+        problems.append(Problem(endoc.path, 1, f"key '{key}'", "missing English text; every field, value, "
+                                "category and group needs words"))
+    pids = {p.id for p in providers}
+    for key in en:
+        if key.startswith("notes."):
+            parts = key.split(".")
+            if len(parts) != 3 or parts[1] not in pids or parts[2] not in fields:
+                problems.append(Problem(endoc.path, endoc.line(*parts), f"key '{key}'",
+                                        "note for an unknown provider or field; allowed: notes.<provider id>.<field>"))
+    for lang, doc in docs.items():
+        if doc is None:
+            continue
+        mine = words[lang]
+        for key, text in mine.items():
+            line = doc.line(*key.split("."))
+            if not isinstance(text, str) or not text.strip():
+                problems.append(Problem(doc.path, line, f"key '{key}'", f"found {_kind(text)}, allowed: non-empty text"))
+                continue
+            if MARKUP.search(text):
+                problems.append(Problem(doc.path, line, f"key '{key}'", f"found markup in {text!r}; allowed: plain text"))
+            if re.search(r"https?://|javascript:", text, re.I):
+                problems.append(Problem(doc.path, line, f"key '{key}'", f"found a URL in {text!r}; allowed: plain text"))
+            if lang != "en" and key in en and _placeholders(text) != _placeholders(en[key]):
+                problems.append(Problem(doc.path, line, f"key '{key}'",
+                                        f"placeholders found {sorted(_placeholders(text))}, "
+                                        f"allowed: {sorted(_placeholders(en[key]))} as in English"))
+        if lang == "en":
+            continue
+        for key in sorted(set(en) - set(mine)):
+            problems.append(Problem(doc.path, 1, f"key '{key}'", f"missing {lang} text for an English key"))
+        for key in sorted(set(mine) - set(en)):
+            problems.append(Problem(doc.path, doc.line(*key.split(".")), f"key '{key}'",
+                                    "extra key that English does not have"))
+
+
+def _placeholders(text: Any) -> set[str]:
+    if not isinstance(text, str):
+        return set()
+    try:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    except ValueError:
+        return {"<unbalanced braces>"}
+
+
+# --- quizzes ----------------------------------------------------------------------------
+
+def _quizzes(folder: Path, languages, problems):
+    quizzes: dict[str, tuple[Question, ...]] = {}
+    texts: dict[str, dict[str, Any]] = {lang: {} for lang in languages}
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        qid = path.stem
+        shown = f"data/quizzes/{path.name}"
+        doc = yamlsrc.load(path, shown, problems)
+        if doc is None:
+            continue
+        questions = _quiz_structure(doc, qid, problems)
+        quizzes[qid] = questions
+        for lang in languages:
+            tdoc = yamlsrc.load(folder / lang / path.name, f"data/quizzes/{lang}/{path.name}", problems)
+            if tdoc is not None:
+                texts[lang][qid] = _quiz_text(tdoc, qid, questions, problems)
+    for lang in languages:
+        for path in sorted((folder / lang).glob("*.yaml")) if (folder / lang).is_dir() else []:
+            if path.stem not in quizzes:
+                problems.append(Problem(f"data/quizzes/{lang}/{path.name}", 1, f"quiz '{path.stem}'",
+                                        f"text for a quiz that has no data/quizzes/{path.name}"))
+    return quizzes, {k: MappingProxyType(v) for k, v in texts.items()}
+
+
+def _quiz_structure(doc, qid, problems) -> tuple[Question, ...]:
+    f = doc.path
+    items = doc.data.get("questions") if isinstance(doc.data, dict) else None
+    if not isinstance(items, list) or not items:
+        problems.append(Problem(f, 1, f"quiz '{qid}'", "expected a non-empty 'questions:' list"))
+        return ()
+    out, seen = [], set()
+    for i, q in enumerate(items):
+        line = doc.line("questions", i)
+        if not isinstance(q, dict):
+            problems.append(Problem(f, line, f"quiz '{qid}', question #{i + 1}", "expected a mapping"))
+            continue
+        name = q.get("id")
+        where = f"quiz '{qid}', question '{name}'"
+        if not isinstance(name, str) or not SLUG.match(name):
+            problems.append(Problem(f, line, where, f"id found {name!r}, allowed: a lowercase slug"))
+            continue
+        if name in seen:
+            problems.append(Problem(f, line, where, "duplicate question id"))
+            continue
+        seen.add(name)
+        options = q.get("options")
+        correct = q.get("correct")
+        if not isinstance(options, list) or len(options) < 2 or len(set(map(str, options))) != len(options):
+            problems.append(Problem(f, doc.line("questions", i, "options"), where,
+                                    f"options found {options!r}, allowed: a list of two or more distinct ids"))
+            continue
+        options = [str(o) for o in options]
+        if not isinstance(correct, list) or not correct:
+            problems.append(Problem(f, doc.line("questions", i, "correct") if "correct" in q else line, where,
+                                    "has no correct answer; allowed: a list of one or more option ids"))
+            continue
+        bad = [c for c in correct if str(c) not in options]
+        if bad:
+            problems.append(Problem(f, doc.line("questions", i, "correct"), where,
+                                    f"correct found {bad}, allowed: {', '.join(options)}"))
+            continue
+        if q.get("multiple") is False and len(correct) > 1:
+            problems.append(Problem(f, doc.line("questions", i, "correct"), where,
+                                    "single-answer question has several correct answers"))
+            continue
+        out.append(Question(name, tuple(options), tuple(str(c) for c in correct)))
+    return tuple(out)
+
+
+def _quiz_text(doc, qid, questions, problems) -> dict:
+    f = doc.path
+    d = doc.data if isinstance(doc.data, dict) else {}
+    if not isinstance(d.get("title"), str) or not d["title"].strip():
+        problems.append(Problem(f, 1, f"quiz '{qid}', key 'title'", "missing quiz title"))
+    qs = d.get("questions") if isinstance(d.get("questions"), dict) else {}
+    known = {q.id for q in questions}
+    for name in qs:
+        if name not in known:
+            problems.append(Problem(f, doc.line("questions", name), f"quiz '{qid}', question '{name}'",
+                                    f"extra question that data/quizzes/{qid}.yaml does not define"))
+    for q in questions:
+        where = f"quiz '{qid}', question '{q.id}'"
+        t = qs.get(q.id)
+        if not isinstance(t, dict):
+            problems.append(Problem(f, doc.line("questions"), where, "missing question text"))
+            continue
+        for key in ("question", "explanation"):
+            if not _text(t.get(key)):
+                problems.append(Problem(f, doc.line("questions", q.id, key), f"{where}, key '{key}'", "missing text"))
+        for part in ("options", "feedback"):
+            m = t.get(part) if isinstance(t.get(part), dict) else {}
+            for opt in q.options:
+                if not _text(m.get(opt)):
+                    problems.append(Problem(f, doc.line("questions", q.id, part), f"{where}, {part[:-1] if part == 'options' else part} '{opt}'",
+                                            "missing text"))
+            for opt in m:
+                if str(opt) not in q.options:
+                    problems.append(Problem(f, doc.line("questions", q.id, part, opt), f"{where}, {part} '{opt}'",
+                                            f"extra option, allowed: {', '.join(q.options)}"))
+        for key, text in _flatten(t).items():
+            if isinstance(text, str) and MARKUP.search(text):
+                problems.append(Problem(f, doc.line("questions", q.id, *key.split(".")), f"{where}, key '{key}'",
+                                        f"found markup in {text!r}; allowed: plain text"))
+    return d
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+def _flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            key = f"{prefix}{k}"
+            if isinstance(v, dict):
+                out.update(_flatten(v, key + "."))
+            else:
+                out[key] = v
+    return out
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _is_url(value: Any) -> bool:
+    return isinstance(value, str) and bool(URL.match(value))
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, str):
+        return repr(value) if value.strip() else "empty text"
+    return f"{type(value).__name__} {value!r}"[:80]

@@ -1,0 +1,76 @@
+"""Find English sentences left in Hindi and Vietnamese text.
+
+A sentence counts as English when it uses English function words ("the", "and", "is"…)
+that no Hindi or Vietnamese sentence needs, after code, URLs, Markdown link targets and
+glossary terms are removed. Technical names (Kubernetes, CUDA, `nvidia.com/gpu`) carry no
+function words, so normal technical Hindi and Vietnamese pass.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# English-only function words. Words that are also Vietnamese ("to", "do", "an", "can",
+# "in", "con", "a", "the" is kept: Vietnamese has no "the") are left out on purpose.
+ENGLISH = frozenset("""
+the and of is are was were be been being for with you your this that these those it its
+they their there we our from by as at does should must into than have has had will would
+which what when where who why how not only also more most each other about after before
+without between some any all such here then them he she his her while because through
+over under until again once just very can't don't doesn't isn't aren't won't it's you're
+let lets get gets make makes use uses using used want need needs keep keeps run runs
+if or but so no yes one two first new way well even much many like same different
+""".split())
+VI_MARKS = re.compile(r"[ăâđêôơưàáảãạằắẳẵặầấẩẫậèéẻẽẹềếểễệìíỉĩịòóỏõọồốổỗộờớởỡợùúủũụừứửữựỳýỷỹỵ]", re.I)
+DEVANAGARI = re.compile(r"[\u0900-\u097F]")
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+SENTENCE_END = re.compile(r"(?<=[.!?।])\s+|\s*[।]\s*")
+
+
+def strip_markup(line: str) -> str:
+    """Prose of one Markdown line: no code spans, URLs, link targets, HTML, anchors."""
+    text = re.sub(r"`[^`]*`", " ", line)
+    text = re.sub(r"<!--.*?-->", " ", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    text = re.sub(r"https?://\S+", " ", text)
+    text = re.sub(r"<[^>]+>", " ", text)
+    text = re.sub(r"\{\s*#[^}]*\}", " ", text)
+    text = re.sub(r"^\s*(?:#+|[-*+]|\d+\.|>)\s*", "", text)
+    return re.sub(r"[*_\[\]]", "", text)
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in SENTENCE_END.split(text) if s and s.strip()]
+
+
+def is_english(sentence: str, lang: str, keep: frozenset[str] = frozenset()) -> bool:
+    """True when `sentence`, found in a `lang` page, reads as English."""
+    text = unicodedata.normalize("NFC", sentence)
+    for term in keep:
+        if term and term in text:
+            text = text.replace(term, " ")
+    words = LATIN_WORD.findall(text)
+    if len(words) < 3:
+        return False
+    function_words = sum(1 for w in words if w.lower() in ENGLISH)
+    if function_words == 0:
+        return False
+    tokens = text.split()
+    mark = DEVANAGARI if lang == "hi" else VI_MARKS
+    native = sum(1 for t in tokens if mark.search(t))
+    if native == 0 and len(words) >= 4:
+        return True  # a Latin-only sentence with an English function word
+    return (function_words >= 2 and native / max(1, len(tokens)) < 0.25
+            and len(words) / max(1, len(tokens)) > 0.6)
+
+
+def find_in_lines(lines: list[tuple[int, str]], lang: str, keep: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
+    """(line, sentence) for every English sentence in `lines`; tables are skipped."""
+    found = []
+    for n, line in lines:
+        if line.lstrip().startswith("|"):
+            continue
+        for s in sentences(strip_markup(line)):
+            if is_english(s, lang, keep):
+                found.append((n, s))
+    return found

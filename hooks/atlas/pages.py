@@ -1,0 +1,116 @@
+"""Per-page additions: translation state notices, reading time and FAQ structured data."""
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import math
+import re
+
+from markupsafe import Markup, escape
+
+FRONT_MATTER = re.compile(r"\A---\s*\n.*?\n---\s*\n", re.S)
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{\s*#([A-Za-z0-9_-]+)[^}]*\})?\s*$")
+FENCE = re.compile(r"^\s*(```|~~~)")
+WORD = re.compile(r"[^\s]*[^\W_][^\s]*")  # whitespace-separated words; \w alone splits Devanagari at vowel signs
+WORDS_PER_MINUTE = 200
+
+
+def source_hash(text: str) -> str:
+    """Short content hash of an English page: what a translation records it translates."""
+    normal = "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").strip().splitlines())
+    return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:12]
+
+
+def body(markdown: str) -> str:
+    """The Markdown without its front matter."""
+    return FRONT_MATTER.sub("", markdown, count=1)
+
+
+def prose_lines(markdown: str) -> list[tuple[int, str]]:
+    """(line number, text) of lines outside fenced code and front matter."""
+    out, fenced = [], False
+    lines = markdown.splitlines()
+    start = 0
+    m = FRONT_MATTER.match(markdown)
+    if m:
+        start = markdown[: m.end()].count("\n")
+    for n, line in enumerate(lines[start:], start + 1):
+        if FENCE.match(line):
+            fenced = not fenced
+            continue
+        if not fenced:
+            out.append((n, line))
+    return out
+
+
+def reading_minutes(markdown: str) -> int:
+    """Minutes to read the prose (code and comments excluded), at least one."""
+    text = " ".join(line for _, line in prose_lines(markdown))
+    text = re.sub(r"<!--.*?-->", " ", text)
+    return max(1, math.ceil(len(WORD.findall(text)) / WORDS_PER_MINUTE))
+
+
+def insert_after_h1(markdown: str, html_block: str) -> str:
+    """Put `html_block` right after the page's first H1, or at the top when there is none."""
+    lines = markdown.split("\n")
+    fenced = False
+    for i, line in enumerate(lines):
+        if FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and line.startswith("# "):
+            return "\n".join(lines[: i + 1] + ["", html_block, ""] + lines[i + 1:])
+    return f"{html_block}\n\n{markdown}"
+
+
+def notice(kind: str, title: str, text: str, link_text: str = "", href: str = "") -> str:
+    """A visible, localized notice block (escaped)."""
+    link = Markup(' <a href="{}" hreflang="en">{}</a>').format(href, link_text) if href else ""
+    return str(Markup('<div class="atlas-notice atlas-notice--{}" role="note"><p><strong>{}</strong> {}{}</p></div>')
+               .format(kind, title, text, link))
+
+
+def faq(markdown: str, section_id: str = "faq") -> list[tuple[str, str]]:
+    """(question, answer as plain text) pairs from the `## … { #faq }` section."""
+    pairs: list[tuple[str, list[str]]] = []
+    inside = False
+    for _, line in prose_lines(markdown):
+        m = HEADING.match(line)
+        if m and len(m.group(1)) <= 2:
+            inside = m.group(3) == section_id
+            continue
+        if not inside:
+            continue
+        if m and len(m.group(1)) == 3:
+            pairs.append((plain(m.group(2)), []))
+        elif pairs and not line.lstrip().startswith("<!--"):
+            pairs[-1][1].append(line)
+    return [(q, plain(" ".join(a))) for q, a in pairs if q]
+
+
+def plain(markdown: str) -> str:
+    """Markdown inline text as plain text: links keep their words, markup goes."""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", markdown)
+    text = re.sub(r"<[^>]+>", "", text)
+    text = re.sub(r"[*_`]+", "", text)
+    text = re.sub(r"^\s*(?:[-+*]|\d+\.)\s+", "", text, flags=re.M)
+    return html.unescape(re.sub(r"\s+", " ", text)).strip()
+
+
+def faq_jsonld(pairs: list[tuple[str, str]], lang: str) -> str:
+    """schema.org FAQPage JSON-LD, safe to place inside a <script> element."""
+    data = {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "inLanguage": lang,
+        "mainEntity": [
+            {"@type": "Question", "name": q, "acceptedAnswer": {"@type": "Answer", "text": a}}
+            for q, a in pairs
+        ],
+    }
+    text = json.dumps(data, ensure_ascii=False, indent=None)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def attr(text: str) -> str:
+    return str(escape(text))

@@ -1,0 +1,42 @@
+"""The autoescaping Jinja environment every renderer uses, and small shared helpers."""
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+from babel.dates import format_date
+
+TEMPLATES = Path(__file__).with_name("templates")
+
+
+@lru_cache(maxsize=1)
+def env() -> jinja2.Environment:
+    """Autoescape on for every template: data and translations never become markup."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+
+
+def render(template: str, **context: object) -> str:
+    """Render `template` and drop blank lines, so Markdown keeps the result as one HTML block."""
+    html = env().get_template(template).render(**context)
+    return "\n".join(line for line in html.splitlines() if line.strip())
+
+
+@lru_cache(maxsize=4096)
+def local_date(day: dt.date, lang: str) -> str:
+    """A date as readers of `lang` write it (30 नवंबर 2026, 30 tháng 11, 2026)."""
+    return format_date(day, format="long", locale=lang)
+
+
+def split_around(text: str, mark: str) -> tuple[str, str]:
+    """The words before and after `mark`, so markup can go between them in any word order."""
+    before, _, after = text.partition(mark)
+    return before, after

@@ -1,0 +1,58 @@
+"""Split the one search index the i18n plugin writes into one index per language.
+
+Out of the box `search/search_index.json` holds every language, so a reader of /hi/ also
+gets English and Vietnamese results. After the split, each language folder has its own
+index with only its pages and only its lunr language, and `overrides/main.html` points
+each page's search at its own language folder.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from xml.etree import ElementTree
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+
+def split(site: Path, default: str) -> dict[str, int]:
+    """Write <site>/[<lang>/]search/search_index.json per language; return page counts."""
+    index_path = site / "search" / "search_index.json"
+    if not index_path.exists():
+        return {}
+    index = json.loads(index_path.read_text(encoding="utf-8"))
+    langs = list(index["config"].get("lang") or [default])
+    buckets: dict[str, list[dict]] = {lang: [] for lang in langs}
+    for doc in index["docs"]:
+        first = doc["location"].split("/", 1)[0]
+        lang = first if first in buckets and first != default else default
+        if lang != default:
+            doc = {**doc, "location": doc["location"][len(lang) + 1:]}
+        buckets[lang].append(doc)
+    counts = {}
+    for lang, docs in buckets.items():
+        config = {**index["config"], "lang": [lang]}
+        out = site / ("" if lang == default else lang) / "search" / "search_index.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({**index, "config": config, "docs": docs}, ensure_ascii=False,
+                                  separators=(",", ":")), encoding="utf-8")
+        counts[lang] = sum(1 for d in docs if "#" not in d["location"])
+    _sitemaps(site, langs, default)
+    return counts
+
+
+def _sitemaps(site: Path, langs: list[str], default: str) -> None:
+    """A sitemap per language folder: Material reads `<base>/sitemap.xml` for the language."""
+    path = site / "sitemap.xml"
+    if not path.exists():
+        return
+    text = path.read_text(encoding="utf-8")
+    for lang in langs:
+        if lang == default:
+            continue
+        urls = re.findall(r"<url>.*?</url>", text, re.S)
+        mine = [u for u in urls if re.search(rf"<loc>[^<]*/{lang}/[^<]*</loc>", u)]
+        head = text[: text.find("<url>")] if "<url>" in text else text
+        body = head + "\n".join(mine) + "\n</urlset>\n"
+        ElementTree.fromstring(body.encode("utf-8"))  # stays well-formed or fails loudly
+        (site / lang / "sitemap.xml").write_text(body, encoding="utf-8")

@@ -1,0 +1,118 @@
+"""Translation state of pages: which exist, which are outdated by content, and a status view."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .data import Atlas
+from .pages import FRONT_MATTER, source_hash
+from .render import render
+
+HASH_KEY = "source_hash"
+
+
+@dataclass(frozen=True)
+class PageState:
+    lang: str
+    page: str              # path relative to the language folder, e.g. guides/storage.md
+    exists: bool
+    fallback: bool         # built from the English file because no translation exists
+    outdated: bool
+    recorded: str | None   # hash recorded in the translation's front matter
+    current: str | None    # hash of the English page now
+
+
+def english_pages(docs: Path) -> list[str]:
+    """Every English page, relative to docs/en, in a stable order."""
+    return sorted(p.relative_to(docs / "en").as_posix() for p in (docs / "en").rglob("*.md"))
+
+
+def front_matter(text: str) -> dict:
+    m = FRONT_MATTER.match(text)
+    if not m:
+        return {}
+    try:
+        data = yaml.safe_load(m.group(0).strip().strip("-"))
+    except yaml.YAMLError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def state(docs: Path, lang: str, page: str) -> PageState:
+    """How the `lang` version of `page` stands against the English original."""
+    en = docs / "en" / page
+    current = source_hash(en.read_text(encoding="utf-8")) if en.exists() else None
+    if lang == "en":
+        return PageState(lang, page, en.exists(), False, False, current, current)
+    mine = docs / lang / page
+    if not mine.exists():
+        return PageState(lang, page, False, True, False, None, current)
+    recorded = front_matter(mine.read_text(encoding="utf-8")).get(HASH_KEY)
+    recorded = str(recorded) if recorded is not None else None
+    return PageState(lang, page, True, False, current is not None and recorded != current, recorded, current)
+
+
+def page_state(docs: Path, abs_src_path: str | None, lang: str) -> PageState:
+    """State of the page MkDocs is building, given its source file and the build language."""
+    src = Path(abs_src_path or "").resolve()
+    docs = docs.resolve()
+    try:
+        rel = src.relative_to(docs)
+    except ValueError:
+        return PageState(lang, src.name, True, False, False, None, None)
+    folder, _, page = rel.as_posix().partition("/")
+    if lang != "en" and folder == "en":
+        return PageState(lang, page, False, True, False, None, None)
+    return state(docs, lang, page)
+
+
+def sync(docs: Path, lang: str, page: str) -> bool:
+    """Record that the `lang` page now translates the current English page. True if changed."""
+    st = state(docs, lang, page)
+    if not st.exists or lang == "en" or st.current is None:
+        raise FileNotFoundError(f"docs/{lang}/{page}" if not st.exists else f"docs/en/{page}")
+    path = docs / lang / page
+    text = path.read_text(encoding="utf-8")
+    m = FRONT_MATTER.match(text)
+    line = f"{HASH_KEY}: {st.current}"
+    if m:
+        head = m.group(0)
+        if re.search(rf"^{HASH_KEY}:.*$", head, re.M):
+            new_head = re.sub(rf"^{HASH_KEY}:.*$", line, head, count=1, flags=re.M)
+        else:
+            new_head = head.rstrip().rstrip("-").rstrip() + f"\n{line}\n---\n"
+        new = new_head + text[m.end():]
+    else:
+        new = f"---\n{line}\n---\n\n{text}"
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+        return True
+    return False
+
+
+def summary(atlas: Atlas, docs: Path) -> list[dict]:
+    """Per language: translated, outdated and missing pages, and missing data keys."""
+    pages = english_pages(docs)
+    en_keys = set(atlas.words["en"])
+    rows = []
+    for lang in atlas.languages:
+        states = [state(docs, lang, p) for p in pages]
+        rows.append({
+            "lang": lang,
+            "total": len(pages),
+            "translated": [s.page for s in states if s.exists and not s.outdated],
+            "outdated": [s.page for s in states if s.exists and s.outdated],
+            "missing": [s.page for s in states if not s.exists],
+            "keys_missing": sorted(en_keys - set(atlas.words[lang])),
+        })
+    return rows
+
+
+def render_status(atlas: Atlas, docs: Path, lang: str) -> str:
+    """The status page's table, in `lang`."""
+    t = lambda key: atlas.t(lang, f"status.{key}")  # noqa: E731
+    return render("status.html", rows=summary(atlas, docs), t=t,
+                  name=lambda code: atlas.t(code, "site.language_name"))

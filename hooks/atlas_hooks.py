@@ -1,0 +1,109 @@
+"""MkDocs events for Cloud GPU Atlas: thin wiring over the pure core in `atlas/`.
+
+mkdocs-static-i18n runs the whole build once per language, so every event here runs once
+per language. The validated data is immutable and cached by file modification times;
+everything else is keyed by the language of the page being built.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import posixpath
+from pathlib import Path
+
+from jinja2 import Environment
+from markupsafe import Markup, escape
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from atlas import markers, pages, search_split, translations
+from atlas.cache import atlas_for
+from atlas.problems import DataError
+
+log = logging.getLogger("mkdocs.plugins.atlas")
+ROOT = Path(__file__).resolve().parent.parent
+_not_found: dict[str, str] = {}
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    """Load and validate data/ once per process; invalid data stops the build here."""
+    try:
+        atlas_for(ROOT)
+    except DataError as exc:
+        raise PluginError(exc.report()) from None
+    return config
+
+
+def on_env(env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
+    """Give templates (404, notices) the current language's words, escaped."""
+    lang = _language(config)
+    atlas = atlas_for(ROOT)
+    env.globals["atlas_text"] = lambda key, **kw: escape(atlas.t(lang, key, **kw))
+    env.globals["atlas_lang"] = lang
+    return env
+
+
+def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+    """Add translation notices and reading time; replace markers; collect FAQ data."""
+    lang = page.file.locale if getattr(page.file, "locale", None) else _language(config)
+    atlas = atlas_for(ROOT)
+    state = translations.page_state(ROOT / "docs", page.file.abs_src_path, lang)
+    top = []
+    if state.fallback:
+        page.meta["title"] = f"{page.meta.get('title') or page.title} {atlas.t(lang, 'site.nav_untranslated')}"
+        top.append(pages.notice("untranslated", atlas.t(lang, "site.not_translated_title"),
+                                atlas.t(lang, "site.not_translated_body")))
+    elif state.outdated:
+        top.append(pages.notice("outdated", atlas.t(lang, "site.outdated_title"), atlas.t(lang, "site.outdated_body"),
+                                atlas.t(lang, "site.outdated_link"), _english_url(page)))
+    if page.file.src_uri.split("/", 1)[-1].startswith("guides/"):
+        minutes = pages.reading_minutes(markdown)
+        top.append(f'<p class="atlas-reading-time">{escape(atlas.t(lang, "site.reading_time", minutes=minutes))}</p>')
+    faq = pages.faq(markdown)
+    if faq:
+        page.meta["atlas_jsonld"] = Markup(pages.faq_jsonld(faq, lang))
+    ctx = markers.Context(atlas, lang, _today(), config.extra.get("atlas", {}).get("report_url", ""),
+                          extra={"status": lambda: translations.render_status(atlas, ROOT / "docs", lang)})
+    markdown, errors = markers.replace(markdown, ctx)
+    if errors:
+        raise PluginError(f"{page.file.src_uri}: " + f"\n{page.file.src_uri}: ".join(errors))
+    return pages.insert_after_h1(markdown, "\n".join(top)) if top else markdown
+
+
+def on_post_template(output_content: str, *, template_name: str, config: MkDocsConfig) -> str | None:
+    """Keep each language's 404 page; the i18n plugin writes them all to one path."""
+    if template_name == "404.html":
+        _not_found[_language(config)] = output_content
+    return output_content
+
+
+@event_priority(-100)  # after the i18n plugin has built every language
+def on_post_build(*, config: MkDocsConfig) -> None:
+    """Split search per language, write per-language sitemaps and 404 pages."""
+    i18n = config.plugins.get("i18n")
+    if i18n is not None and getattr(i18n, "building", False):
+        return
+    site = Path(config.site_dir)
+    search_split.split(site, default="en")
+    for lang, html in _not_found.items():
+        target = site / ("404.html" if lang == "en" else f"{lang}/404.html")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(html, encoding="utf-8")
+
+
+def _language(config: MkDocsConfig) -> str:
+    i18n = config.plugins.get("i18n")
+    return getattr(i18n, "current_language", None) or config.theme.get("language", "en")
+
+
+def _english_url(page: Page) -> str:
+    here = posixpath.dirname(page.url)
+    target = page.url.split("/", 1)[1] if "/" in page.url else page.url
+    return posixpath.relpath(target or ".", here or ".") if here else target
+
+
+def _today() -> dt.date:
+    return dt.date.today()

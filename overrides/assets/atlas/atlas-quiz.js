@@ -1,0 +1,124 @@
+/* Cloud GPU Atlas: self-check quizzes with instant, announced feedback.
+ * Choosing an answer shows right/wrong in words with the explanation, in the question's
+ * role="status" region (focus stays where it is). Answers are kept per quiz and language
+ * in localStorage. Inputs are never disabled, so keyboard focus is never lost: a reader may
+ * change an answer at any time and the feedback follows. Without this script each question
+ * shows its answer in <details>. */
+(function () {
+  "use strict"
+
+  function storageKey(quiz) {
+    return "atlas-quiz:" + quiz.getAttribute("data-lang") + ":" + quiz.getAttribute("data-atlas-quiz") + ":" + location.pathname
+  }
+  function load(quiz) {
+    try { return JSON.parse(localStorage.getItem(storageKey(quiz)) || "{}") } catch (e) { return {} }
+  }
+  function save(quiz, state) {
+    try { localStorage.setItem(storageKey(quiz), JSON.stringify(state)) } catch (e) { /* private mode */ }
+  }
+
+  function setupQuiz(quiz) {
+    var t = function (name) { return quiz.getAttribute("data-t-" + name) || "" }
+    var questions = Array.prototype.slice.call(quiz.querySelectorAll("fieldset[data-question]"))
+    var footer = quiz.querySelector("[data-footer]")
+    var score = quiz.querySelector("[data-score]")
+    var state = load(quiz)
+
+    function inputs(q) { return Array.prototype.slice.call(q.querySelectorAll("input")) }
+
+    function evaluate(q, announce, lastInput) {
+      var all = inputs(q)
+      var chosen = all.filter(function (i) { return i.checked })
+      var status = q.querySelector("[data-status]")
+      var explanation = q.querySelector("[data-explanation]").textContent
+      var retry = q.querySelector("[data-retry]")
+      all.forEach(function (i) {
+        var row = i.closest(".atlas-quiz__option")
+        row.removeAttribute("data-state")
+        row.querySelector("[data-feedback-for]").hidden = true
+      })
+      if (!chosen.length) {
+        status.textContent = ""
+        status.removeAttribute("data-result")
+        retry.hidden = true
+        q.removeAttribute("data-result")
+        return
+      }
+      var wrong = chosen.filter(function (i) { return i.getAttribute("data-correct") !== "true" })
+      var rightCount = all.filter(function (i) { return i.getAttribute("data-correct") === "true" }).length
+      var result = wrong.length ? "wrong" : (chosen.length === rightCount ? "right" : "partial")
+      chosen.forEach(function (i) {
+        var row = i.closest(".atlas-quiz__option")
+        row.setAttribute("data-state", i.getAttribute("data-correct") === "true" ? "right" : "wrong")
+        row.querySelector("[data-feedback-for]").hidden = false
+      })
+      var focusInput = lastInput && lastInput.checked ? lastInput : (wrong[0] || chosen[chosen.length - 1])
+      var feedback = focusInput.closest(".atlas-quiz__option").querySelector("[data-feedback-for]").textContent
+      var verdict = result === "right" ? t("correct") : result === "wrong" ? t("incorrect") : t("partly")
+      var message = verdict + " " + feedback + (result === "partial" ? "" : " " + explanation)
+      status.setAttribute("data-result", result)
+      q.setAttribute("data-result", result)
+      if (announce || status.textContent !== message) status.textContent = message
+      retry.hidden = false
+    }
+
+    function updateScore() {
+      var answered = questions.filter(function (q) {
+        var r = q.getAttribute("data-result"); return r === "right" || r === "wrong"
+      })
+      var right = questions.filter(function (q) { return q.getAttribute("data-result") === "right" })
+      footer.hidden = answered.length === 0
+      score.textContent = t("score").replace("{correct}", right.length).replace("{total}", questions.length)
+    }
+
+    function record() {
+      var snapshot = {}
+      questions.forEach(function (q) {
+        var chosen = inputs(q).filter(function (i) { return i.checked }).map(function (i) { return i.value })
+        if (chosen.length) snapshot[q.getAttribute("data-question")] = chosen
+      })
+      state = snapshot
+      save(quiz, state)
+    }
+
+    questions.forEach(function (q) {
+      var id = q.getAttribute("data-question")
+      var saved = state[id] || []
+      inputs(q).forEach(function (input) {
+        input.checked = saved.indexOf(input.value) !== -1
+        input.addEventListener("change", function () {
+          evaluate(q, true, input)
+          record()
+          updateScore()
+        })
+      })
+      q.querySelector("[data-retry]").addEventListener("click", function () {
+        inputs(q).forEach(function (i) { i.checked = false })
+        evaluate(q, false)
+        record()
+        updateScore()
+        inputs(q)[0].focus()
+      })
+      evaluate(q, false)
+    })
+
+    quiz.querySelector("[data-reset]").addEventListener("click", function () {
+      questions.forEach(function (q) {
+        inputs(q).forEach(function (i) { i.checked = false })
+        evaluate(q, false)
+      })
+      try { localStorage.removeItem(storageKey(quiz)) } catch (e) { /* ignore */ }
+      state = {}
+      updateScore()
+      inputs(questions[0])[0].focus()
+    })
+    quiz.setAttribute("data-ready", "")
+    updateScore()
+  }
+
+  function init() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-atlas-quiz]"), setupQuiz)
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init)
+  else init()
+})()

@@ -33,7 +33,7 @@ i18n-sync: $(STAMP)  ## after catching up a translation: make i18n-sync PAGE=gui
 	$(BIN)/python -m atlas.i18n_check --sync "$(PAGE)" $(if $(LANGS),--lang $(LANGS),)
 
 bench: $(STAMP)  ## build-time ratios measured in one run (tables hook on/off, data size)
-	$(BIN)/python tests/bench.py
+	ROUNDS=$(or $(ROUNDS),3) $(BIN)/python tests/bench.py
 
 clean:
 	rm -rf site .pytest_cache

@@ -105,7 +105,8 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
         if doc and not isinstance(doc.data, dict):
             problems.append(Problem(doc.path, 1, "", "expected a mapping of keys to text"))
     if "en" in word_docs and word_docs["en"]:
-        _check_words(word_docs, words, fields, groups, categories, providers, rules, problems)
+        known_ids = {p.id for p in providers} if providers_doc else None
+        _check_words(word_docs, words, fields, groups, categories, known_ids, rules, problems)
     if problems:
         raise DataError(problems)
     dates = [f.verified for p in providers for f in p.facts.values() if f.verified]
@@ -268,7 +269,7 @@ def _facts(doc, i, who, raw, fields, today, problems) -> dict[str, Fact]:
 
 # --- words ------------------------------------------------------------------------------
 
-def _check_words(docs, words, fields, groups, categories, providers, rules, problems) -> None:
+def _check_words(docs, words, fields, groups, categories, provider_ids, rules, problems) -> None:
     en = words["en"]
     required = {f"categories.{c}" for c in categories} | {f"groups.{g}" for g in groups} | {"groups.all"}
     for fid, values in fields.items():
@@ -283,11 +284,10 @@ def _check_words(docs, words, fields, groups, categories, providers, rules, prob
     for key in sorted(required - set(en)):
         problems.append(Problem(endoc.path, 1, f"key '{key}'", "missing English text; every field, value, "
                                 "category and group needs words"))
-    pids = {p.id for p in providers}
     for key in en:
-        if key.startswith("notes."):
+        if key.startswith("notes.") and provider_ids is not None:  # unknowable if providers.yaml failed
             parts = key.split(".")
-            if len(parts) != 3 or parts[1] not in pids or parts[2] not in fields:
+            if len(parts) != 3 or parts[1] not in provider_ids or parts[2] not in fields:
                 problems.append(Problem(endoc.path, endoc.line(*parts), f"key '{key}'",
                                         "note for an unknown provider or field; allowed: notes.<provider id>.<field>"))
     for lang, doc in docs.items():

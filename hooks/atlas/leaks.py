@@ -24,6 +24,7 @@ if or but so no yes one two first new way well even much many like same differen
 VI_MARKS = re.compile(r"[ăâđêôơưàáảãạằắẳẵặầấẩẫậèéẻẽẹềếểễệìíỉĩịòóỏõọồốổỗộờớởỡợùúủũụừứửữựỳýỷỹỵ]", re.I)
 DEVANAGARI = re.compile(r"[\u0900-\u097F]")
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+GLOSS = re.compile(r"\((?:\s*[A-Za-z][A-Za-z0-9/.+-]*){1,4}\s*\)")  # "(tensor parallelism)": a term, not a sentence
 SENTENCE_END = re.compile(r"(?<=[.!?।])\s+|\s*[।]\s*")
 
 
@@ -49,17 +50,22 @@ def is_english(sentence: str, lang: str, keep: frozenset[str] = frozenset()) -> 
     for term in keep:
         if term and term in text:
             text = text.replace(term, " ")
+    text = GLOSS.sub(" ", text)
     words = LATIN_WORD.findall(text)
     if len(words) < 3:
         return False
     function_words = sum(1 for w in words if w.lower() in ENGLISH)
-    if function_words == 0:
-        return False
     tokens = text.split()
     mark = DEVANAGARI if lang == "hi" else VI_MARKS
     native = sum(1 for t in tokens if mark.search(t))
-    if native == 0 and len(words) >= 4:
-        return True  # a Latin-only sentence with an English function word
+    if native == 0:
+        # nothing of the page's language: English if it has a function word or reads as
+        # ordinary lowercase prose (names and acronyms are capitalised)
+        lowercase = sum(1 for w in words if w.islower() and len(w) >= 3)
+        if (function_words and len(words) >= 4) or (lang == "hi" and lowercase >= 4):
+            return True
+    if function_words == 0:
+        return False
     return (function_words >= 2 and native / max(1, len(tokens)) < 0.25
             and len(words) / max(1, len(tokens)) > 0.6)
 

@@ -1,0 +1,168 @@
+"""What only a browser shows: per-language search, Vietnamese search without diacritics,
+table sorting and filtering, and quiz feedback, in real headless Chromium (Debian's)."""
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("ATLAS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _browser_or_skip():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs Chromium for browser tests, none at {CHROMIUM}; .ci/run installs Debian's chromium")
+        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium to run browser tests")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - requirements-test.txt installs it
+        pytest.fail("playwright is not installed; run make test")
+    return sync_playwright
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep test output readable
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(built_site):
+    handler = functools.partial(_Quiet, directory=str(built_site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_playwright = _browser_or_skip()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context()
+    outside = []
+    context.route("**/*", lambda route: (outside.append(route.request.url), route.abort())
+                  if not route.request.url.startswith(server) else route.continue_())
+    pg = context.new_page()
+    pg.set_default_timeout(15000)
+    yield pg
+    context.close()
+    assert not outside, f"the page tried to load from another host: {outside}"
+
+
+def search(pg, server, path, query):
+    pg.goto(f"{server}{path}")
+    pg.keyboard.press("/")
+    box = pg.locator("input.md-search__input")
+    box.fill(query)
+    box.press("End")   # Material searches on key-up; fill() sends none
+    pg.wait_for_selector(".md-search-result__meta:not(:empty)")
+    pg.wait_for_function("document.querySelector('.md-search-result__meta').textContent.trim().length > 0")
+    return pg.eval_on_selector_all(".md-search-result__item > a", "els => els.map(e => e.href)")
+
+
+@pytest.mark.parametrize("path, prefix", [("/index.html", "/"), ("/hi/index.html", "/hi/"), ("/vi/index.html", "/vi/")])
+def test_search_returns_only_the_page_language(page, server, path, prefix):
+    links = search(page, server, path, "Kubernetes")
+    assert links, "no results"
+    for href in links:
+        rel = href[len(server):]
+        assert rel.startswith(prefix), href
+        if prefix == "/":
+            assert not rel.startswith(("/hi/", "/vi/")), href
+
+
+def test_vietnamese_search_without_diacritics_finds_and_shows_original(page, server):
+    links = search(page, server, "/vi/index.html", "luu tru")
+    assert any("/vi/guides/storage.html" in h for h in links), links
+    text = page.inner_text(".md-search-result__list")
+    assert "lưu trữ" in text.lower()
+
+
+def test_hindi_search_ignores_nukta(page, server):
+    with_nukta = search(page, server, "/hi/index.html", "ज़रूरी")
+    without = search(page, server, "/hi/index.html", "जरूरी")
+    assert with_nukta and set(with_nukta) == set(without)
+
+
+def test_table_sorts_and_filters_by_keyboard(page, server):
+    page.goto(f"{server}/compare/kubernetes.html")
+    table = page.locator("table.atlas-table__table").first
+    header = table.locator("thead th").first
+    header.locator("button").focus()
+    page.keyboard.press("Enter")
+    assert header.get_attribute("aria-sort") == "ascending"
+    names = table.locator("tbody th").all_inner_texts()
+    assert names == sorted(names, key=str.casefold)
+    page.keyboard.press("Enter")
+    assert header.get_attribute("aria-sort") == "descending"
+    assert table.locator("tbody th").all_inner_texts() == sorted(names, key=str.casefold, reverse=True)
+    box = page.locator("[data-atlas-filter]").first
+    box.fill("vast")
+    page.wait_for_function("document.querySelectorAll('table.atlas-table__table tbody tr:not([hidden])').length === 1")
+    assert page.locator("[data-atlas-count]").first.inner_text() == f"1 of {len(names)} providers shown"
+    box.fill("zzzz-none")
+    page.wait_for_selector("[data-atlas-nomatch]:not([hidden])")
+
+
+QUIZ = {
+    "en": ("Correct.", "Not quite.", "1 of 4 correct"),
+    "hi": ("सही।", "यह उत्तर सही नहीं है।", "4 में से 1 सही"),
+    "vi": ("Chính xác.", "Chưa đúng.", "Đúng 1 trên 4 câu"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+def test_quiz_feedback_score_persistence_reset_and_keyboard(page, server, lang):
+    right, wrong, score = QUIZ[lang]
+    prefix = "" if lang == "en" else f"/{lang}"
+    page.goto(f"{server}{prefix}/guides/kubernetes-providers.html")
+    quiz = page.locator("[data-atlas-quiz='quiz-kubernetes-providers']")
+    first = quiz.locator("fieldset").first
+    status = first.locator("[role=status]")
+    # keyboard only: Tab into the first radio group, arrow to a wrong answer
+    first.locator("input").first.focus()
+    wrong_input = first.locator("input[data-correct='false']").first
+    right_input = first.locator("input[data-correct='true']").first
+    wrong_input.focus()
+    page.keyboard.press("Space")
+    assert status.inner_text().startswith(wrong)
+    assert page.evaluate("document.activeElement.type") == "radio"   # focus did not move
+    right_input.focus()
+    page.keyboard.press("Space")
+    assert status.inner_text().startswith(right)
+    explanation = first.locator("[data-explanation]").text_content()
+    assert explanation.strip() in status.inner_text()
+    assert quiz.locator("[data-score]").inner_text() == score
+    page.reload()
+    first = page.locator("[data-atlas-quiz='quiz-kubernetes-providers'] fieldset").first
+    assert first.locator("input[data-correct='true']").first.is_checked()
+    assert page.locator("[data-atlas-quiz='quiz-kubernetes-providers'] [data-score]").inner_text() == score
+    page.locator("[data-atlas-quiz='quiz-kubernetes-providers'] [data-reset]").click()
+    assert not first.locator("input:checked").count()
+    page.reload()
+    assert not page.locator("[data-atlas-quiz='quiz-kubernetes-providers'] fieldset input:checked").count()
+
+
+def test_generated_quiz_works(page, server):
+    page.goto(f"{server}/vi/guides/kubernetes-providers.html")
+    quiz = page.locator("[data-atlas-quiz^='quiz-generated-kubernetes']").first
+    q = quiz.locator("fieldset").first
+    q.locator("input[data-correct='true']").check()
+    text = q.locator("[role=status]").inner_text()
+    assert text.startswith("Chính xác.") and "Nguồn: https://" in text

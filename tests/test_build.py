@@ -1,0 +1,159 @@
+"""Real `mkdocs build --strict` of the site: pages, languages, alternates, tables, quizzes,
+search split, notices, and that nothing is loaded from another host."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, mkdocs_build
+
+LANGS = ("en", "hi", "vi")
+EN_PAGES = sorted(p.relative_to(ROOT / "docs/en").with_suffix(".html").as_posix()
+                  for p in (ROOT / "docs/en").rglob("*.md"))
+
+
+def page(site: Path, lang: str, rel: str) -> str:
+    return (site / ("" if lang == "en" else lang) / rel).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_exists_with_lang_and_hreflang_alternates(built_site, lang):
+    for rel in EN_PAGES:
+        html = page(built_site, lang, rel)
+        assert f'<html lang="{lang}"' in html, rel
+        alternates = {code: href for href, code in
+                      re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="([a-z]+)">', html)}
+        assert set(alternates) == set(LANGS), rel
+        here = Path("/", "" if lang == "en" else lang, rel).parent
+        for code, href in alternates.items():   # each alternate resolves to the same page in its language
+            target = (here / href).resolve() if not href.startswith("http") else None
+            assert target == Path("/", "" if code == "en" else code, rel).resolve(), (rel, code, href)
+
+
+def test_site_names_and_nav_are_localized(built_site):
+    assert "Cloud GPU Atlas" in page(built_site, "en", "index.html")
+    hi = page(built_site, "hi", "guides/storage.html")
+    vi = page(built_site, "vi", "guides/storage.html")
+    assert "क्लाउड GPU एटलस" in hi and "Atlas GPU đám mây" in vi
+    assert "> गाइड <" in re.sub(r"\s+", " ", hi) and "> Hướng dẫn <" in re.sub(r"\s+", " ", vi)
+    for word in ("Guides", "Compare"):
+        assert f"> {word} <" not in re.sub(r"\s+", " ", hi), word
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Page not found"), ("hi", "पृष्ठ नहीं मिला"), ("vi", "Không tìm thấy trang")])
+def test_404_page_in_every_language(built_site, lang, title):
+    html = page(built_site, lang, "404.html")
+    assert f'<html lang="{lang}"' in html and title in html
+
+
+def test_nothing_is_loaded_from_another_host(built_site):
+    loads = re.compile(r'<(?:script|link|img|iframe|source|audio|video)\b[^>]*\b(?:src|href)="(https?:)?//', re.I)
+    for path in built_site.rglob("*.html"):
+        html = path.read_text(encoding="utf-8")
+        for m in loads.finditer(html):
+            tag = html[m.start(): html.index(">", m.start()) + 1]
+            assert 'rel="alternate"' in tag or 'rel="canonical"' in tag, f"{path}: {tag}"
+        assert "fonts.googleapis" not in html and "fonts.gstatic" not in html, path
+    for path in built_site.rglob("*.css"):
+        assert not re.search(r"@import\s+url\(\s*['\"]?https?:|url\(\s*['\"]?https?://", path.read_text(encoding="utf-8")), path
+
+
+def test_comparison_pages_list_same_providers_in_same_order(built_site):
+    orders = {}
+    for lang in LANGS:
+        html = page(built_site, lang, "compare/kubernetes.html")
+        orders[lang] = re.findall(r'<tr data-provider="([^"]+)"', html)
+    assert orders["en"] == orders["hi"] == orders["vi"]
+    assert len(orders["en"]) >= 20
+    assert "प्रबंधित Kubernetes" in page(built_site, "hi", "compare/kubernetes.html")
+    assert "Kubernetes được quản lý" in page(built_site, "vi", "compare/kubernetes.html")
+
+
+def test_matrix_has_every_provider_with_sources_in_every_language(built_site):
+    providers = None
+    for lang in LANGS:
+        html = page(built_site, lang, "compare/all.html")
+        rows = re.findall(r'<tr data-provider="([^"]+)"', html)
+        providers = providers or rows
+        assert rows == providers
+        assert html.count('class="atlas-v__fn"') >= 30 and '<time datetime="2026-11-30">' in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_guides_have_table_quiz_faq_jsonld_and_reading_time(built_site, lang):
+    for rel in [p for p in EN_PAGES if p.startswith("guides/")]:
+        html = page(built_site, lang, rel)
+        assert "data-atlas-quiz" in html and "<fieldset" in html, rel
+        assert 'class="atlas-reading-time"' in html, rel
+        data = re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S)
+        assert data, rel
+        faq = json.loads(data.group(1))
+        assert faq["@type"] == "FAQPage" and faq["inLanguage"] == lang and len(faq["mainEntity"]) >= 4, rel
+        assert "data-atlas-table" in html, rel
+
+
+def test_search_index_is_split_per_language(built_site):
+    seen = {}
+    for lang in LANGS:
+        index = json.loads((built_site / ("" if lang == "en" else lang) / "search/search_index.json").read_text(encoding="utf-8"))
+        assert index["config"]["lang"] == [lang]
+        locations = [d["location"] for d in index["docs"]]
+        assert not any(loc.startswith(("hi/", "vi/")) for loc in locations), lang
+        seen[lang] = {loc.split("#")[0] for loc in locations}
+    assert seen["en"] == seen["hi"] == seen["vi"]
+    base = re.search(r'"base": "([^"]+)"', page(built_site, "vi", "guides/storage.html")).group(1)
+    assert base == "../../vi"
+
+
+def test_scripts_are_our_own_files_not_inline(built_site):
+    html = page(built_site, "hi", "guides/gpu-sharing.html")
+    scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.S)
+    for attrs, body in scripts:
+        if body.strip():
+            assert 'type="application/ld+json"' in attrs or 'type="application/json"' in attrs, attrs
+    assert 'src="../../assets/atlas/atlas-quiz.js"' in html
+
+
+# --- builds of changed copies ------------------------------------------------------------
+
+def test_bad_data_stops_the_build_with_file_and_line(scratch, tmp_path):
+    text = (scratch / "data/providers.yaml").read_text(encoding="utf-8")
+    text = text.replace("category: serverless", "category: teleporter", 1)
+    text = text.replace("homepage: https://vast.ai", "homepage: javascript:alert(1)", 1)
+    (scratch / "data/providers.yaml").write_text(text, encoding="utf-8")
+    result = mkdocs_build(scratch, tmp_path / "site")
+    out = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "Traceback" not in out
+    assert re.search(r"data/providers\.yaml:\d+: provider 'modal', field 'category': found 'teleporter', allowed: hyperscaler", out), out
+    assert "provider 'vast-ai', field 'homepage': found 'javascript:alert(1)'" in out
+    assert not (tmp_path / "site" / "index.html").exists()
+
+
+def test_unknown_marker_stops_the_build_naming_page(scratch, tmp_path):
+    path = scratch / "docs/vi/guides/storage.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\n<!-- quiz:does-not-exist -->\n", encoding="utf-8")
+    result = mkdocs_build(scratch, tmp_path / "site")
+    out = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in out
+    assert "vi/guides/storage.md: line" in out and "unknown quiz 'does-not-exist'" in out
+
+
+def test_missing_translation_shows_notice_and_outdated_shows_banner(scratch, tmp_path):
+    (scratch / "docs/hi/guides/storage.md").unlink()
+    en = scratch / "docs/en/guides/spot-capacity.md"
+    en.write_text(en.read_text(encoding="utf-8") + "\nA new English paragraph.\n", encoding="utf-8")
+    result = mkdocs_build(scratch, tmp_path / "site")
+    assert result.returncode == 0, result.stdout + result.stderr
+    site = tmp_path / "site"
+    missing = page(site, "hi", "guides/storage.html")
+    assert "अभी अनुवाद नहीं हुआ" in missing and '<html lang="hi"' in missing
+    assert "(अनुवाद बाकी)" in missing   # nav and title say so too
+    for lang, words in (("hi", "अनुवाद पुराना हो सकता है"), ("vi", "Bản dịch có thể đã cũ")):
+        html = page(site, lang, "guides/spot-capacity.html")
+        assert words in html
+        assert 'href="../../guides/spot-capacity.html" hreflang="en"' in html
+    assert "atlas-notice" not in page(site, "vi", "guides/storage.html")

@@ -1,0 +1,209 @@
+"""Pure renderer tests: comparison tables and quizzes in each language, escaping, generation."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+
+import pytest
+
+from atlas import quizzes, tables
+from atlas.data import Fact, load_atlas
+from atlas.markers import Context, replace as replace_markers
+
+ROOT = Path(__file__).resolve().parent.parent
+TODAY = dt.date(2026, 12, 1)
+HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+
+
+@pytest.fixture(scope="module")
+def atlas():
+    return load_atlas(ROOT)
+
+
+def with_hostile_provider(atlas):
+    first = atlas.providers[0]
+    evil = replace(first, id="evil", name=HOSTILE, homepage="https://evil.example/?q=<b>")
+    return replace(atlas, providers=(*atlas.providers, evil))
+
+
+def table(atlas, lang="en", group="kubernetes", today=TODAY):
+    return tables.render_table(atlas, lang, group, table_id="t", today=today, report_url="https://report.example/new")
+
+
+def row_ids(html):
+    return re.findall(r'<tr data-provider="([^"]+)"', html)
+
+
+@pytest.mark.parametrize("lang, header, value", [
+    ("en", "Managed Kubernetes", "Managed control plane with GPU node pools"),
+    ("hi", "प्रबंधित Kubernetes", "प्रबंधित कंट्रोल प्लेन, GPU नोड पूल के साथ"),
+    ("vi", "Kubernetes được quản lý", "Control plane được quản lý, có nhóm node GPU"),
+])
+def test_headers_and_values_are_in_the_page_language(atlas, lang, header, value):
+    html = table(atlas, lang)
+    assert f'data-field="kubernetes">{header}</th>' in html
+    assert f'<span class="atlas-v__label">{value}</span>' in html
+
+
+def test_rows_order_yes_then_partial_unknown_no_then_name(atlas):
+    html = table(atlas, "en", "kubernetes")
+    ids = row_ids(html)
+    values = {p.id: p.facts["kubernetes"].value for p in atlas.providers}
+    ranks = [atlas.fields["kubernetes"][values[i]] for i in ids]
+    assert ranks == sorted(ranks)
+    assert values[ids[0]] == "managed" and values[ids[-1]] == "no"
+    managed = [p.name for p in atlas.providers if values[p.id] == "managed"]
+    assert [atlas_name(atlas, i) for i in ids[: len(managed)]] == sorted(managed, key=str.casefold)
+
+
+def atlas_name(atlas, pid):
+    return next(p.name for p in atlas.providers if p.id == pid)
+
+
+def test_same_rows_in_every_language(atlas):
+    assert row_ids(table(atlas, "en")) == row_ids(table(atlas, "hi")) == row_ids(table(atlas, "vi"))
+
+
+def test_sources_are_numbered_footnotes_and_dates_are_time_elements(atlas):
+    html = table(atlas, "vi", "docker")
+    runpod = html[html.index('data-provider="runpod"'):]
+    runpod = runpod[: runpod.index("</tr>")]
+    note = re.search(r'href="#t-src-(\d+)" class="atlas-v__fn" aria-label="Nguồn (\d+)">\[(\d+)\]', runpod)
+    assert note and note.group(1) == note.group(2) == note.group(3)
+    assert f'<li id="t-src-{note.group(1)}" value="{note.group(1)}"><a href="https://docs.runpod.io/pods/overview"' in html
+    assert '<time datetime="2026-11-30">30 tháng 11, 2026</time>' in runpod
+    assert "kiểm chứng ngày" in runpod
+
+
+def test_stale_mark_after_180_days(atlas):
+    fresh = table(atlas, "hi", today=dt.date(2027, 5, 29))     # 180 days after 2026-11-30
+    stale = table(atlas, "hi", today=dt.date(2027, 5, 30))     # 181 days
+    assert "पुराना हो सकता है" not in fresh
+    assert stale.count("⚠ पुराना हो सकता है") == sum(
+        1 for p in atlas.providers for f in atlas.groups["kubernetes"] if p.facts[f].verified)
+
+
+def test_data_as_of_line_and_report_link(atlas):
+    html = table(atlas, "en")
+    assert 'Data as of <time datetime="2026-11-30">November 30, 2026</time>.' in html
+    assert '<a href="https://report.example/new">Report a correction</a>' in html
+
+
+def test_values_are_words_not_colour_alone(atlas):
+    html = table(atlas, "hi", "spot-billing")
+    for cell in re.findall(r'<td class="atlas-v[^"]*".*?</td>', html, re.S):
+        label = re.search(r'<span class="atlas-v__label">([^<]+)</span>', cell)
+        assert label and label.group(1).strip()
+
+
+def test_hostile_provider_name_renders_as_text(atlas):
+    html = table(with_hostile_provider(atlas), "en")
+    assert "<script>" not in html and "<img" not in html
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
+    assert 'href="https://evil.example/?q=&lt;b&gt;"' in html
+
+
+def test_full_matrix_has_every_provider_and_field(atlas):
+    html = table(atlas, "vi", "all")
+    assert len(row_ids(html)) == len(atlas.providers)
+    assert html.count('data-sort="rank"') == len(atlas.fields)
+
+
+def test_provider_list_escapes_and_localizes(atlas):
+    html = tables.render_list(with_hostile_provider(atlas), "vi")
+    assert "(Chợ thuê GPU)" in html and "&lt;script&gt;" in html and "<script>" not in html
+
+
+# --- quizzes ---------------------------------------------------------------------------
+
+def test_generated_answers_agree_with_data(atlas):
+    rule = atlas.quiz_rules["kubernetes"]
+    by_name = {p.name: p for p in atlas.providers}
+    for lang in atlas.languages:
+        for q in quizzes.generated(atlas, lang, "kubernetes", 3):
+            for o in q.options:
+                value = by_name[o.text].facts["kubernetes"].value
+                assert value != "unknown"
+                assert (value in rule["right"]) == o.correct
+                assert o.source.startswith("https://") and o.verified
+            assert sum(o.correct for o in q.options) == 1
+
+
+def test_generation_is_deterministic_and_localized(atlas):
+    a = quizzes.generated(atlas, "hi", "billing", 1)
+    b = quizzes.generated(atlas, "hi", "billing", 1)
+    assert a == b
+    assert a[0].text == "इनमें से कौन-सा प्रदाता GPU समय का शुल्क प्रति सेकंड लेता है?"
+    assert [o.id for o in a[0].options] == [o.id for o in quizzes.generated(atlas, "vi", "billing", 1)[0].options]
+
+
+def test_generation_never_uses_unknown(atlas):
+    for field in atlas.quiz_rules:
+        try:
+            questions = quizzes.generated(atlas, "en", field, 1)
+        except quizzes.QuizError:
+            continue
+        for q in questions:
+            assert all(atlas.providers[[p.name for p in atlas.providers].index(o.text)].facts[field].value != "unknown"
+                       for o in q.options)
+
+
+def test_generation_refuses_without_distractors(atlas):
+    with pytest.raises(quizzes.QuizError, match="at least one of each"):
+        quizzes.generated(atlas, "en", "spot", 1)   # no provider is sourced as "no"
+
+
+def test_quiz_markup_is_accessible_in_each_language(atlas):
+    for lang, hint in (("en", "Choose one answer."), ("hi", "एक उत्तर चुनें।"), ("vi", "Chọn một đáp án.")):
+        title, qs = quizzes.authored(atlas, lang, "storage")
+        html = quizzes.render_quiz(atlas, lang, quiz_key="quiz-storage", title=title, questions=qs)
+        assert html.count("<fieldset") == html.count("<legend>") == len(qs)
+        assert html.count('role="status"') == len(qs) + 1
+        assert hint in html
+        assert 'type="checkbox"' in html and 'type="radio"' in html   # storage has both kinds
+        assert html.count("<details") == len(qs)
+
+
+def test_quiz_text_from_data_is_escaped(atlas):
+    evil_words = dict(atlas.quiz_words["en"]["storage"])
+    questions = dict(evil_words["questions"])
+    first = next(iter(questions))
+    questions[first] = {**questions[first], "question": HOSTILE}
+    words = {**atlas.quiz_words, "en": MappingProxyType({**atlas.quiz_words["en"], "storage": {**evil_words, "questions": questions}})}
+    evil = replace(atlas, quiz_words=MappingProxyType(words))
+    title, qs = quizzes.authored(evil, "en", "storage")
+    html = quizzes.render_quiz(evil, "en", quiz_key="q", title=title, questions=qs)
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+# --- markers ---------------------------------------------------------------------------
+
+def ctx(atlas, lang="en"):
+    return Context(atlas, lang, TODAY, "https://report.example")
+
+
+def test_unknown_marker_feature_and_option_are_errors(atlas):
+    md = "\n".join([
+        "<!-- providers:table feature=teleport -->",
+        "<!-- providers:table feature=docker colour=red -->",
+        "<!-- quiz:no-such-quiz -->",
+        "<!-- providers:tabel -->",
+        "<!-- quiz:generated feature=kubernetes count=99 -->",
+        "```html", "<!-- providers:table feature=teleport -->", "```",
+    ])
+    _, errors = replace_markers(md, ctx(atlas))
+    assert len(errors) == 5, errors
+    assert errors[0].startswith("line 1: marker '<!-- providers:table feature=teleport -->': unknown feature 'teleport'")
+    assert "unknown option colour" in errors[1]
+    assert "unknown quiz 'no-such-quiz'" in errors[2]
+    assert errors[3].startswith("line 4:") and "unknown marker 'providers:tabel'" in errors[3]
+    assert "count=99" in errors[4]
+
+
+def test_foreign_comments_are_left_alone(atlas):
+    md = "<!-- just a note for editors -->\n<!-- providers:table feature=storage -->"
+    out, errors = replace_markers(md, ctx(atlas, "vi"))
+    assert not errors and "<!-- just a note for editors -->" in out and "Volume lưu trữ bền vững" in out

@@ -48,7 +48,7 @@ def on_env(env: Environment, *, config: MkDocsConfig, files: Files) -> Environme
 
 def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
     """Add translation notices and reading time; replace markers; collect FAQ data."""
-    lang = page.file.locale if getattr(page.file, "locale", None) else _language(config)
+    lang = _language(config)   # the language being built; a fallback page's file says "en"
     atlas = atlas_for(ROOT)
     state = translations.page_state(ROOT / "docs", page.file.abs_src_path, lang)
     top = []

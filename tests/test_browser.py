@@ -71,8 +71,7 @@ def search(pg, server, path, query):
     box = pg.locator("input.md-search__input")
     box.fill(query)
     box.press("End")   # Material searches on key-up; fill() sends none
-    pg.wait_for_selector(".md-search-result__meta:not(:empty)")
-    pg.wait_for_function("document.querySelector('.md-search-result__meta').textContent.trim().length > 0")
+    pg.wait_for_selector(".md-search-result__item > a")   # results arrive from the search worker
     return pg.eval_on_selector_all(".md-search-result__item > a", "els => els.map(e => e.href)")
 
 
@@ -92,6 +91,9 @@ def test_vietnamese_search_without_diacritics_finds_and_shows_original(page, ser
     assert any("/vi/guides/storage.html" in h for h in links), links
     text = page.inner_text(".md-search-result__list")
     assert "lưu trữ" in text.lower()
+    assert "<mark>" in page.inner_html(".md-search-result__list")   # matches highlighted in the original text
+    with_marks = search(page, server, "/vi/index.html", "lưu trữ")
+    assert set(with_marks) == set(links)   # typing the diacritics finds the same pages
 
 
 def test_hindi_search_ignores_nukta(page, server):

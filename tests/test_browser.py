@@ -168,3 +168,15 @@ def test_generated_quiz_works(page, server):
     q.locator("input[data-correct='true']").check()
     text = q.locator("[role=status]").inner_text()
     assert text.startswith("Chính xác.") and "Nguồn: https://" in text
+
+
+def test_language_switcher_keeps_the_reader_on_the_same_page(page, server):
+    page.goto(f"{server}/guides/storage.html")
+    page.locator(".md-header__option .md-select").hover()
+    page.locator("a.md-select__link[hreflang='vi']").click()
+    page.wait_for_url(f"{server}/vi/guides/storage.html")
+    assert page.locator("html").get_attribute("lang") == "vi"
+    page.locator(".md-header__option .md-select").hover()
+    page.locator("a.md-select__link[hreflang='hi']").click()
+    page.wait_for_url(f"{server}/hi/guides/storage.html")
+    assert page.locator("input.md-search__input").get_attribute("placeholder") == "खोज"   # Material's Hindi interface

@@ -157,3 +157,28 @@ def test_missing_translation_shows_notice_and_outdated_shows_banner(scratch, tmp
         assert words in html
         assert 'href="../../guides/spot-capacity.html" hreflang="en"' in html
     assert "atlas-notice" not in page(site, "vi", "guides/storage.html")
+
+
+def test_hostile_text_in_data_is_shown_as_text(scratch, tmp_path):
+    data = scratch / "data/providers.yaml"
+    data.write_text(data.read_text(encoding="utf-8").replace(
+        "name: Modal", "name: '<img src=x onerror=alert(1)>Modal'", 1), encoding="utf-8")
+    for lang in ("en", "hi", "vi"):
+        words = scratch / f"data/i18n/{lang}.yaml"
+        text = words.read_text(encoding="utf-8")
+        words.write_text(text.replace("  gpu-cloud: ", "  gpu-cloud: 5 > 3 & ", 1), encoding="utf-8")
+    result = mkdocs_build(scratch, tmp_path / "site")
+    assert result.returncode == 0, result.stdout + result.stderr
+    for lang in ("en", "hi", "vi"):
+        for rel in ("compare/all.html", "providers.html", "guides/docker-custom-images.html"):
+            html = page(tmp_path / "site", lang, rel)
+            assert "<img src=x" not in html, (lang, rel)
+        assert "&lt;img src=x onerror=alert(1)&gt;Modal" in page(tmp_path / "site", lang, "compare/all.html")
+        assert "5 &gt; 3 &amp; " in page(tmp_path / "site", lang, "providers.html")
+
+
+@pytest.mark.parametrize("lang, heading", [("en", "Translated"), ("hi", "अनूदित"), ("vi", "Đã dịch")])
+def test_status_page_shows_every_language(built_site, lang, heading):
+    html = page(built_site, lang, "status.html")
+    assert f'<th scope="col">{heading}</th>' in html
+    assert len(re.findall(r'<tr data-lang="(en|hi|vi)">', html)) == 3

@@ -25,7 +25,8 @@ from atlas.problems import DataError
 
 log = logging.getLogger("mkdocs.plugins.atlas")
 ROOT = Path(__file__).resolve().parent.parent
-_not_found: dict[str, str] = {}
+_not_found: dict[str, str] = {}                       # language -> 404 page
+_slots: dict[tuple[str, str], list[str]] = {}          # (language, page) -> rendered markers
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -67,10 +68,17 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
         page.meta["atlas_jsonld"] = Markup(pages.faq_jsonld(faq, lang))
     ctx = markers.Context(atlas, lang, _today(), config.extra.get("atlas", {}).get("report_url", ""),
                           extra={"status": lambda: translations.render_status(atlas, ROOT / "docs", lang)})
-    markdown, errors = markers.replace(markdown, ctx)
+    markdown, errors, slots = markers.replace(markdown, ctx)
     if errors:
         raise PluginError(f"{page.file.src_uri}: " + f"\n{page.file.src_uri}: ".join(errors))
+    _slots[(lang, page.file.src_uri)] = slots
     return pages.insert_after_h1(markdown, "\n".join(top)) if top else markdown
+
+
+def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+    """Put the tables and quizzes rendered for this page into its HTML."""
+    slots = _slots.pop((_language(config), page.file.src_uri), None)
+    return markers.fill(html, slots) if slots else html
 
 
 def on_post_template(output_content: str, *, template_name: str, config: MkDocsConfig) -> str | None:

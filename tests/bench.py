@@ -40,6 +40,7 @@ def variant(base: Path, name: str) -> Path:
     if name == "bare":
         cfg = root / "mkdocs.yml"
         cfg.write_text(re.sub(r"\nhooks:\n(  - .*\n)+", "\n", cfg.read_text(encoding="utf-8")), encoding="utf-8")
+        (root / "overrides/404.html").unlink()   # it needs the hook's words
     return root
 
 

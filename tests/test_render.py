@@ -11,7 +11,7 @@ import pytest
 
 from atlas import quizzes, tables
 from atlas.data import Fact, load_atlas
-from atlas.markers import Context, replace as replace_markers
+from atlas.markers import Context, fill, replace as replace_markers
 
 ROOT = Path(__file__).resolve().parent.parent
 TODAY = dt.date(2026, 12, 1)
@@ -194,7 +194,7 @@ def test_unknown_marker_feature_and_option_are_errors(atlas):
         "<!-- quiz:generated feature=kubernetes count=99 -->",
         "```html", "<!-- providers:table feature=teleport -->", "```",
     ])
-    _, errors = replace_markers(md, ctx(atlas))
+    _, errors, _ = replace_markers(md, ctx(atlas))
     assert len(errors) == 5, errors
     assert errors[0].startswith("line 1: marker '<!-- providers:table feature=teleport -->': unknown feature 'teleport'")
     assert "unknown option colour" in errors[1]
@@ -205,5 +205,7 @@ def test_unknown_marker_feature_and_option_are_errors(atlas):
 
 def test_foreign_comments_are_left_alone(atlas):
     md = "<!-- just a note for editors -->\n<!-- providers:table feature=storage -->"
-    out, errors = replace_markers(md, ctx(atlas, "vi"))
-    assert not errors and "<!-- just a note for editors -->" in out and "Volume lưu trữ bền vững" in out
+    out, errors, slots = replace_markers(md, ctx(atlas, "vi"))
+    assert not errors and "<!-- just a note for editors -->" in out and "<!-- atlas-slot 0 -->" in out
+    html = fill(f"<p>{out.splitlines()[0]}</p>\n<p><!-- atlas-slot 0 --></p>", slots)
+    assert "Volume lưu trữ bền vững" in html and "<p><div" not in html

@@ -65,11 +65,19 @@ def find(markdown: str) -> tuple[list[Marker], list[tuple[int, str]]]:
     return found, broken
 
 
-def replace(markdown: str, ctx: Context) -> tuple[str, list[str]]:
-    """Markdown with every marker rendered; plus one message per marker that failed."""
+SLOT = "<!-- atlas-slot {} -->"
+
+
+def replace(markdown: str, ctx: Context) -> tuple[str, list[str], list[str]]:
+    """Markdown with each marker swapped for a slot comment, one message per marker that
+    failed, and the rendered HTML for each slot.
+
+    The HTML goes in after Markdown has run (`fill`), so Markdown never parses or alters
+    it and large tables cost no Markdown time.
+    """
     markers, broken = find(markdown)
     errors = [f"line {n}: marker {text!r} is not understood; allowed: {ALLOWED}" for n, text in broken]
-    out = markdown
+    out, slots = markdown, []
     for m in markers:
         try:
             html = _render(m, ctx)
@@ -77,8 +85,17 @@ def replace(markdown: str, ctx: Context) -> tuple[str, list[str]]:
             reason = exc.args[0] if exc.args else exc
             errors.append(f"line {m.line}: marker {m.text!r}: {reason}")
             continue
-        out = out.replace(m.text, "\n" + html + "\n", 1)
-    return out, errors
+        out = out.replace(m.text, "\n" + SLOT.format(len(slots)) + "\n", 1)
+        slots.append(html)
+    return out, errors, slots
+
+
+def fill(html: str, slots: list[str]) -> str:
+    """Put each slot's rendered HTML into the page HTML (Markdown may wrap a slot in <p>)."""
+    for n, block in enumerate(slots):
+        slot = SLOT.format(n)
+        html = html.replace(f"<p>{slot}</p>", block, 1) if f"<p>{slot}</p>" in html else html.replace(slot, block, 1)
+    return html
 
 
 ALLOWED = ("<!-- providers:table feature=GROUP -->, <!-- providers:matrix -->, <!-- providers:list -->, "

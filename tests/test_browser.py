@@ -151,6 +151,12 @@ def test_quiz_feedback_score_persistence_reset_and_keyboard(page, server, lang):
     explanation = first.locator("[data-explanation]").text_content()
     assert explanation.strip() in status.inner_text()
     assert quiz.locator("[data-score]").inner_text() == score
+    retry = first.locator("[data-retry]")
+    retry.focus()
+    page.keyboard.press("Enter")
+    assert not first.locator("input:checked").count() and status.inner_text() == ""
+    right_input.focus()
+    page.keyboard.press("Space")
     page.reload()
     first = page.locator("[data-atlas-quiz='quiz-kubernetes-providers'] fieldset").first
     assert first.locator("input[data-correct='true']").first.is_checked()
@@ -180,3 +186,18 @@ def test_language_switcher_keeps_the_reader_on_the_same_page(page, server):
     page.locator("a.md-select__link[hreflang='hi']").click()
     page.wait_for_url(f"{server}/hi/guides/storage.html")
     assert page.locator("input.md-search__input").get_attribute("placeholder") == "खोज"   # Material's Hindi interface
+
+
+def test_table_scrolls_sideways_on_a_phone_with_provider_column_in_place(browser, server):
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True)
+    pg = context.new_page()
+    pg.goto(f"{server}/hi/compare/all.html")
+    box = pg.locator(".atlas-table__scroll").first
+    assert box.evaluate("el => el.scrollWidth > el.clientWidth + 100")
+    cell = pg.locator("table.atlas-table__table tbody th").first
+    before = cell.bounding_box()["x"]
+    box.evaluate("el => { el.scrollLeft = 400 }")
+    pg.wait_for_function("document.querySelector('.atlas-table__scroll').scrollLeft > 300")
+    assert abs(cell.bounding_box()["x"] - before) < 2     # sticky provider column
+    assert pg.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")  # the page itself does not scroll
+    context.close()

@@ -151,7 +151,7 @@ def test_missing_translation_shows_notice_and_outdated_shows_banner(scratch, tmp
     site = tmp_path / "site"
     missing = page(site, "hi", "guides/storage.html")
     assert "अभी अनुवाद नहीं हुआ" in missing and '<html lang="hi"' in missing
-    assert "(अनुवाद बाकी)" in missing   # nav and title say so too
+    assert "(अनुवाद बाक़ी)" in missing   # nav and title say so too
     for lang, words in (("hi", "अनुवाद पुराना हो सकता है"), ("vi", "Bản dịch có thể đã cũ")):
         html = page(site, lang, "guides/spot-capacity.html")
         assert words in html

@@ -7,7 +7,6 @@ everything else is keyed by the language of the page being built.
 from __future__ import annotations
 
 import datetime as dt
-import logging
 import posixpath
 from pathlib import Path
 
@@ -23,18 +22,22 @@ from atlas import markers, pages, search_split, translations
 from atlas.cache import atlas_for
 from atlas.problems import DataError
 
-log = logging.getLogger("mkdocs.plugins.atlas")
 ROOT = Path(__file__).resolve().parent.parent
 _not_found: dict[str, str] = {}                       # language -> 404 page
 _slots: dict[tuple[str, str], list[str]] = {}          # (language, page) -> rendered markers
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    """Load and validate data/ once per process; invalid data stops the build here."""
+    """Validate data/ and every page's markers before any language is written."""
     try:
-        atlas_for(ROOT)
+        atlas = atlas_for(ROOT)
     except DataError as exc:
         raise PluginError(exc.report()) from None
+    i18n = config.plugins.get("i18n")
+    if i18n is None or not getattr(i18n, "building", False):   # once, before the first language
+        problems = markers.check_tree(ROOT / "docs", lambda lang: _context(atlas, lang, config))
+        if problems:
+            raise PluginError("Markers that cannot be rendered:\n  " + "\n  ".join(problems))
     return config
 
 
@@ -66,9 +69,7 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     faq = pages.faq(markdown)
     if faq:
         page.meta["atlas_jsonld"] = Markup(pages.faq_jsonld(faq, lang))
-    ctx = markers.Context(atlas, lang, _today(), config.extra.get("atlas", {}).get("report_url", ""),
-                          extra={"status": lambda: translations.render_status(atlas, ROOT / "docs", lang)})
-    markdown, errors, slots = markers.replace(markdown, ctx)
+    markdown, errors, slots = markers.replace(markdown, _context(atlas, lang, config))
     if errors:
         raise PluginError(f"{page.file.src_uri}: " + f"\n{page.file.src_uri}: ".join(errors))
     _slots[(lang, page.file.src_uri)] = slots
@@ -100,6 +101,11 @@ def on_post_build(*, config: MkDocsConfig) -> None:
         target = site / ("404.html" if lang == "en" else f"{lang}/404.html")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(html, encoding="utf-8")
+
+
+def _context(atlas, lang: str, config: MkDocsConfig) -> markers.Context:
+    return markers.Context(atlas, lang, _today(), config.extra.get("atlas", {}).get("report_url", ""),
+                           extra={"status": lambda: translations.render_status(atlas, ROOT / "docs", lang)})
 
 
 def _language(config: MkDocsConfig) -> str:

@@ -139,7 +139,8 @@ def test_unknown_marker_stops_the_build_naming_page(scratch, tmp_path):
     result = mkdocs_build(scratch, tmp_path / "site")
     out = result.stdout + result.stderr
     assert result.returncode != 0 and "Traceback" not in out
-    assert "vi/guides/storage.md: line" in out and "unknown quiz 'does-not-exist'" in out
+    assert "docs/vi/guides/storage.md: line" in out and "unknown quiz 'does-not-exist'" in out
+    assert not (tmp_path / "site" / "index.html").exists()   # stopped before any language was written
 
 
 def test_missing_translation_shows_notice_and_outdated_shows_banner(scratch, tmp_path):

@@ -10,7 +10,7 @@ from types import MappingProxyType
 import pytest
 
 from atlas import quizzes, tables
-from atlas.data import Fact, load_atlas
+from atlas.data import load_atlas
 from atlas.markers import Context, fill, replace as replace_markers
 
 ROOT = Path(__file__).resolve().parent.parent

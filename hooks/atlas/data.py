@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import string
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -101,7 +101,7 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
     providers = _providers(providers_doc, fields, categories, today, problems) if providers_doc else ()
     words = {lang: _flatten(doc.data) if doc and isinstance(doc.data, dict) else {}
              for lang, doc in word_docs.items()}
-    for lang, doc in word_docs.items():
+    for doc in word_docs.values():
         if doc and not isinstance(doc.data, dict):
             problems.append(Problem(doc.path, 1, "", "expected a mapping of keys to text"))
     if "en" in word_docs and word_docs["en"]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from . import quizzes, tables
@@ -96,6 +97,21 @@ def fill(html: str, slots: list[str]) -> str:
         slot = SLOT.format(n)
         html = html.replace(f"<p>{slot}</p>", block, 1) if f"<p>{slot}</p>" in html else html.replace(slot, block, 1)
     return html
+
+
+def check_tree(docs: Path, ctx_for: Callable[[str], Context]) -> list[str]:
+    """Every marker problem in every language folder under `docs`, as 'docs/…md: line N: …'.
+
+    Run once before the first language is written, so a broken marker in any language stops
+    the build before any page of any language reaches the site folder.
+    """
+    problems = []
+    for folder in sorted(p for p in docs.iterdir() if p.is_dir()):
+        for page in sorted(folder.rglob("*.md")):
+            _, errors, _ = replace(page.read_text(encoding="utf-8"), ctx_for(folder.name))
+            rel = page.relative_to(docs.parent).as_posix()
+            problems += [f"{rel}: {e}" for e in errors]
+    return problems
 
 
 ALLOWED = ("<!-- providers:table feature=GROUP -->, <!-- providers:matrix -->, <!-- providers:list -->, "

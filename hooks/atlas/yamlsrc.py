@@ -69,6 +69,10 @@ def _construct(node: yaml.Node, keys: tuple, lines: dict, file: str, problems: l
         out: dict = {}
         for key_node, value_node in node.value:
             key = _scalar(key_node)
+            if not isinstance(key, (str, int, float, bool, type(None))) and not hasattr(key, "isoformat"):
+                problems.append(Problem(file, key_node.start_mark.line + 1, "",
+                                        "a key must be plain text, not a list or mapping"))
+                continue
             if key == "<<":  # merge keys (anchors) are resolved by the safe constructor
                 merged = _construct(value_node, keys, {}, file, problems)
                 for k, v in (merged.items() if isinstance(merged, dict) else []):

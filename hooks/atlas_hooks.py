@@ -25,6 +25,7 @@ from atlas.problems import DataError
 ROOT = Path(__file__).resolve().parent.parent
 _not_found: dict[str, str] = {}                       # language -> 404 page
 _slots: dict[tuple[str, str], list[str]] = {}          # (language, page) -> rendered markers
+_rendered: dict[tuple[str, str], list[str]] = {}       # (language, source file) -> from check_tree
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -35,9 +36,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         raise PluginError(exc.report()) from None
     i18n = config.plugins.get("i18n")
     if i18n is None or not getattr(i18n, "building", False):   # once, before the first language
-        problems = markers.check_tree(ROOT / "docs", lambda lang: _context(atlas, lang, config))
+        problems, rendered = markers.check_tree(ROOT / "docs", lambda lang: _context(atlas, lang, config))
         if problems:
             raise PluginError("Markers that cannot be rendered:\n  " + "\n  ".join(problems))
+        _rendered.clear()
+        _rendered.update(rendered)
     return config
 
 
@@ -69,7 +72,8 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     faq = pages.faq(markdown)
     if faq:
         page.meta["atlas_jsonld"] = Markup(pages.faq_jsonld(faq, lang))
-    markdown, errors, slots = markers.replace(markdown, _context(atlas, lang, config))
+    prerendered = _rendered.get((lang, str(Path(page.file.abs_src_path or "").resolve())))
+    markdown, errors, slots = markers.replace(markdown, _context(atlas, lang, config), prerendered)
     if errors:
         raise PluginError(f"{page.file.src_uri}: " + f"\n{page.file.src_uri}: ".join(errors))
     _slots[(lang, page.file.src_uri)] = slots

@@ -69,14 +69,20 @@ def find(markdown: str) -> tuple[list[Marker], list[tuple[int, str]]]:
 SLOT = "<!-- atlas-slot {} -->"
 
 
-def replace(markdown: str, ctx: Context) -> tuple[str, list[str], list[str]]:
+def replace(markdown: str, ctx: Context, rendered: list[str] | None = None) -> tuple[str, list[str], list[str]]:
     """Markdown with each marker swapped for a slot comment, one message per marker that
     failed, and the rendered HTML for each slot.
 
     The HTML goes in after Markdown has run (`fill`), so Markdown never parses or alters
-    it and large tables cost no Markdown time.
+    it and large tables cost no Markdown time. `rendered` reuses HTML rendered earlier for
+    the same markers in the same order (see `check_tree`).
     """
     markers, broken = find(markdown)
+    if rendered is not None and len(rendered) == len(markers) and not broken:
+        out = markdown
+        for n, m in enumerate(markers):
+            out = out.replace(m.text, "\n" + SLOT.format(n) + "\n", 1)
+        return out, [], list(rendered)
     errors = [f"line {n}: marker {text!r} is not understood; allowed: {ALLOWED}" for n, text in broken]
     out, slots = markdown, []
     for m in markers:
@@ -99,19 +105,22 @@ def fill(html: str, slots: list[str]) -> str:
     return html
 
 
-def check_tree(docs: Path, ctx_for: Callable[[str], Context]) -> list[str]:
-    """Every marker problem in every language folder under `docs`, as 'docs/…md: line N: …'.
+def check_tree(docs: Path, ctx_for: Callable[[str], Context]) -> tuple[list[str], dict[tuple[str, str], list[str]]]:
+    """Render every marker of every page in every language folder under `docs`.
 
-    Run once before the first language is written, so a broken marker in any language stops
-    the build before any page of any language reaches the site folder.
+    Returns the problems, as 'docs/…md: line N: …' with lines counted in the file, and the
+    rendered HTML per (language, file), so each page's build reuses it instead of rendering
+    again. Run once before the first language is written, so a broken marker in any
+    language stops the build before any page reaches the site folder.
     """
-    problems = []
+    problems, rendered = [], {}
     for folder in sorted(p for p in docs.iterdir() if p.is_dir()):
         for page in sorted(folder.rglob("*.md")):
-            _, errors, _ = replace(page.read_text(encoding="utf-8"), ctx_for(folder.name))
+            _, errors, slots = replace(page.read_text(encoding="utf-8"), ctx_for(folder.name))
             rel = page.relative_to(docs.parent).as_posix()
             problems += [f"{rel}: {e}" for e in errors]
-    return problems
+            rendered[(folder.name, str(page.resolve()))] = slots
+    return problems, rendered
 
 
 ALLOWED = ("<!-- providers:table feature=GROUP -->, <!-- providers:matrix -->, <!-- providers:list -->, "

@@ -20,6 +20,7 @@ from mkdocs.structure.pages import Page
 
 from atlas import markers, pages, search_split, translations
 from atlas.cache import atlas_for
+from atlas.data import Atlas
 from atlas.problems import DataError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,7 +108,7 @@ def on_post_build(*, config: MkDocsConfig) -> None:
         target.write_text(html, encoding="utf-8")
 
 
-def _context(atlas, lang: str, config: MkDocsConfig) -> markers.Context:
+def _context(atlas: Atlas, lang: str, config: MkDocsConfig) -> markers.Context:
     return markers.Context(atlas, lang, _today(), config.extra.get("atlas", {}).get("report_url", ""),
                            extra={"status": lambda: translations.render_status(atlas, ROOT / "docs", lang)})
 

@@ -209,3 +209,12 @@ def test_foreign_comments_are_left_alone(atlas):
     assert not errors and "<!-- just a note for editors -->" in out and "<!-- atlas-slot 0 -->" in out
     html = fill(f"<p>{out.splitlines()[0]}</p>\n<p><!-- atlas-slot 0 --></p>", slots)
     assert "Volume lưu trữ bền vững" in html and "<p><div" not in html
+
+
+def test_source_line_follows_the_translations_word_order(atlas):
+    words = {**atlas.words["hi"], "quiz.source_line": "{date} को जाँचा गया स्रोत: {source}।"}
+    swapped = replace(atlas, words=MappingProxyType({**atlas.words, "hi": MappingProxyType(words)}))
+    html = quizzes.render_quiz(swapped, "hi", quiz_key="q", title="t",
+                               questions=quizzes.generated(swapped, "hi", "billing", 1))
+    line = re.search(r'<p class="atlas-quiz__source">(.*?)</p>', html).group(1)
+    assert re.fullmatch(r'<time datetime="[\d-]+">[^<]+</time> को जाँचा गया स्रोत: <a href="https://[^"]+"[^>]*>[^<]+</a>।', line), line

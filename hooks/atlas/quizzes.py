@@ -5,7 +5,7 @@ import hashlib
 from dataclasses import dataclass
 
 from .data import Atlas, Provider
-from .render import local_date, render
+from .render import local_date, pieces, render
 
 
 class QuizError(ValueError):
@@ -94,7 +94,7 @@ def render_quiz(atlas: Atlas, lang: str, *, quiz_key: str, title: str,
     """HTML for one quiz: native controls in fieldsets; answers in <details> without JS."""
     t = lambda key, **kw: atlas.t(lang, f"quiz.{key}", **kw)  # noqa: E731
     return render("quiz.html", key=quiz_key, lang=lang, title=title, questions=questions, t=t,
-                  label=t("region_label", title=title),
+                  label=t("region_label", title=title), source_line=pieces(atlas.t(lang, "quiz.source_line")),
                   answers=lambda q: ", ".join(o.text for o in q.options if o.correct))
 
 

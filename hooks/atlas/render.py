@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import string
 from functools import lru_cache
 from pathlib import Path
 
@@ -36,7 +37,7 @@ def local_date(day: dt.date, lang: str) -> str:
     return format_date(day, format="long", locale=lang)
 
 
-def split_around(text: str, mark: str) -> tuple[str, str]:
-    """The words before and after `mark`, so markup can go between them in any word order."""
-    before, _, after = text.partition(mark)
-    return before, after
+def pieces(text: str) -> list[tuple[str, str | None]]:
+    """A translated template as (words, placeholder name) pairs, in the translation's order,
+    so a template can put markup (a link, a <time>) where each placeholder stands."""
+    return [(literal, name) for literal, name, _, _ in string.Formatter().parse(text)]

@@ -5,7 +5,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from .data import Atlas, Provider
-from .render import local_date, render, split_around
+from .render import local_date, pieces, render
 
 STALE_AFTER_DAYS = 180
 ICONS = {0: "✓", 1: "◐", 2: "?", 3: "✗"}   # shown beside the words, never instead of them
@@ -66,8 +66,8 @@ def render_table(atlas: Atlas, lang: str, group: str, *, table_id: str, today: d
         caption=t("caption", group=group_title, count=len(providers)),
         category=lambda c: atlas.t(lang, f"categories.{c}"),
         footnotes=sorted((n, url) for url, n in footnotes.items()),
-        as_of=split_around(t("data_as_of", date="\0"), "\0"), as_of_text=local_date(as_of, lang),
-        as_of_iso=as_of.isoformat(), verified=split_around(t("verified", date="\0"), "\0"),
+        as_of=pieces(atlas.t(lang, "table.data_as_of")), as_of_text=local_date(as_of, lang),
+        as_of_iso=as_of.isoformat(), verified=pieces(atlas.t(lang, "table.verified")),
         stale_hint=t("stale_hint", days=STALE_AFTER_DAYS), report_url=report_url,
         total=len(providers),
     )

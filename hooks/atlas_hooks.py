@@ -18,7 +18,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from atlas import markers, pages, search_split, translations
+from atlas import glossary, markers, pages, search_split, translations
 from atlas.cache import atlas_for
 from atlas.data import Atlas
 from atlas.problems import DataError
@@ -27,17 +27,22 @@ ROOT = Path(__file__).resolve().parent.parent
 _not_found: dict[str, str] = {}                       # language -> 404 page
 _slots: dict[tuple[str, str], list[str]] = {}          # (language, page) -> rendered markers
 _rendered: dict[tuple[str, str], list[str]] = {}       # (language, source file) -> from check_tree
+_glossary: list[glossary.Term] = []                    # validated data/glossary.yaml, per process
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Validate data/ and every page's markers before any language is written."""
     try:
         atlas = atlas_for(ROOT)
+        _glossary[:] = glossary.load(ROOT, atlas.languages)
     except DataError as exc:
         raise PluginError(exc.report()) from None
     i18n = config.plugins.get("i18n")
     if i18n is None or not getattr(i18n, "building", False):   # once, before the first language
         problems, rendered = markers.check_tree(ROOT / "docs", lambda lang: _context(atlas, lang, config))
+        avoided = glossary.check_tree(ROOT, tuple(_glossary), tuple(la for la in atlas.languages if la != "en"))
+        if avoided:
+            raise PluginError("Terms that data/glossary.yaml says to avoid:\n  " + "\n  ".join(avoided))
         if problems:
             raise PluginError("Markers that cannot be rendered:\n  " + "\n  ".join(problems))
         _rendered.clear()
@@ -73,6 +78,11 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     faq = pages.faq(markdown)
     if faq:
         page.meta["atlas_jsonld"] = Markup(pages.faq_jsonld(faq, lang))
+    if "<!-- glossary:" in markdown:
+        try:
+            markdown = glossary.expand(markdown, lang, tuple(_glossary))
+        except ValueError as exc:
+            raise PluginError(f"{page.file.src_uri}: {exc}") from None
     prerendered = _rendered.get((lang, str(Path(page.file.abs_src_path or "").resolve())))
     markdown, errors, slots = markers.replace(markdown, _context(atlas, lang, config), prerendered)
     if errors:
@@ -82,9 +92,12 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
 
 
 def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
-    """Put the tables and quizzes rendered for this page into its HTML."""
-    slots = _slots.pop((_language(config), page.file.src_uri), None)
-    return markers.fill(html, slots) if slots else html
+    """Put the tables and quizzes rendered for this page into its HTML; name permalinks in
+    the page's language (the toc extension has one title for every language)."""
+    lang = _language(config)
+    slots = _slots.pop((lang, page.file.src_uri), None)
+    html = markers.fill(html, slots) if slots else html
+    return html.replace(PERMALINK_TITLE, f'title="{escape(atlas_for(ROOT).t(lang, "site.permalink_title"))}"')
 
 
 def on_post_template(output_content: str, *, template_name: str, config: MkDocsConfig) -> str | None:
@@ -106,6 +119,9 @@ def on_post_build(*, config: MkDocsConfig) -> None:
         target = site / ("404.html" if lang == "en" else f"{lang}/404.html")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(html, encoding="utf-8")
+
+
+PERMALINK_TITLE = 'title="Permanent link"'   # the toc extension's default, set once for all languages
 
 
 def _context(atlas: Atlas, lang: str, config: MkDocsConfig) -> markers.Context:

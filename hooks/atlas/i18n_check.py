@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from . import leaks, structure, translations
+from . import glossary, leaks, structure, translations
 from .data import LANGUAGES, load_atlas
 from .problems import DataError
 from .pages import prose_lines
@@ -51,6 +51,12 @@ def check(root: Path = ROOT, languages: tuple[str, ...] = LANGUAGES) -> Report:
         load_atlas(root, languages)
     except DataError as exc:
         report.failures += [str(p) for p in exc.problems]
+    try:
+        terms = glossary.load(root, languages)
+    except DataError as exc:
+        report.failures += [str(p) for p in exc.problems]
+        terms = ()
+    report.failures += glossary.check_tree(root, terms, tuple(la for la in languages if la != "en"))
     keep = keep_terms(root)
     en_pages = translations.english_pages(docs)
     for lang in languages:

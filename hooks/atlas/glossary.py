@@ -1,0 +1,199 @@
+"""The glossary as data: one entry per concept, the term to use per language, the variants
+to avoid, and a short definition.
+
+`data/glossary.yaml` is the one list of settled terms. The build and `make i18n` fail when
+a Hindi or Vietnamese page or data string uses an avoided variant outside code, and the
+glossary page of every language is generated from the same file (`<!-- glossary:terms -->`).
+"""
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+
+
+from . import yamlsrc
+from .problems import DataError, Problem
+
+FILE = "data/glossary.yaml"
+ENTRY_KEYS = ("id", "en", "hi", "vi")
+LANG_KEYS = ("use", "avoid", "definition")
+ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MARKUP = re.compile(r"<[a-zA-Z/!]|&[a-zA-Z#][a-zA-Z0-9]*;|https?://")
+MARKER = re.compile(r"<!--\s*glossary:([^\s>]*)\s*-->")
+CODE_SPAN = re.compile(r"(`+).+?\1")
+# A variant matches at the start of a word and may be inflected after it (Hindi endings).
+_WORD_CHAR = r"[\w\u0900-\u097F]"
+
+
+@dataclass(frozen=True)
+class Term:
+    """One concept: its English headword and, per language, what to write and what not."""
+
+    id: str
+    use: Mapping[str, str]                  # lang -> preferred term
+    avoid: Mapping[str, tuple[str, ...]]    # lang -> variants that fail the check
+    definition: Mapping[str, str]           # lang -> definition (may be absent)
+
+    @property
+    def en(self) -> str:
+        return self.use["en"]
+
+
+def load(root: Path, languages: tuple[str, ...] = ("en", "hi", "vi")) -> tuple[Term, ...]:
+    """Read and validate `data/glossary.yaml`; raise DataError listing every problem."""
+    problems: list[Problem] = []
+    doc = yamlsrc.load(root / FILE, FILE, problems)
+    if doc is None:
+        raise DataError(problems)
+    entries = doc.data.get("terms") if isinstance(doc.data, dict) else None
+    if not isinstance(entries, list):
+        raise DataError([Problem(FILE, 1, "", "expected a top-level 'terms:' list")])
+    terms, seen = [], {}
+    for i, entry in enumerate(entries):
+        line = doc.line("terms", i)
+        if not isinstance(entry, dict):
+            problems.append(Problem(FILE, line, f"term #{i + 1}", "expected a mapping with id, en, hi, vi"))
+            continue
+        tid = entry.get("id")
+        who = f"term '{tid}'" if isinstance(tid, str) else f"term #{i + 1}"
+        for key in entry:
+            if key not in ENTRY_KEYS:
+                problems.append(Problem(FILE, doc.line("terms", i, key), who,
+                                        f"unknown key '{key}', allowed: {', '.join(ENTRY_KEYS)}"))
+        if not isinstance(tid, str) or not ID.match(tid):
+            problems.append(Problem(FILE, doc.line("terms", i, "id"), who, f"found id {tid!r}, allowed: a lowercase slug"))
+        elif tid in seen:
+            problems.append(Problem(FILE, doc.line("terms", i, "id"), who, f"duplicate id, first on line {seen[tid]}"))
+        else:
+            seen[tid] = doc.line("terms", i, "id")
+        use, avoid, definition = {}, {}, {}
+        for lang in languages:
+            part = entry.get(lang)
+            where = f"{who}, {lang}"
+            if not isinstance(part, dict):
+                problems.append(Problem(FILE, doc.line("terms", i, lang), where,
+                                        "missing; expected {use: …, avoid: […], definition: …}"))
+                continue
+            for key in part:
+                if key not in LANG_KEYS:
+                    problems.append(Problem(FILE, doc.line("terms", i, lang, key), where,
+                                            f"unknown key '{key}', allowed: {', '.join(LANG_KEYS)}"))
+            if not _plain(part.get("use")):
+                problems.append(Problem(FILE, doc.line("terms", i, lang, "use"), f"{where}, use",
+                                        f"found {part.get('use')!r}, allowed: non-empty plain text"))
+            else:
+                use[lang] = _nfc(part["use"])
+            bad = part.get("avoid", [])
+            if not isinstance(bad, list) or not all(_plain(v) for v in bad):
+                problems.append(Problem(FILE, doc.line("terms", i, lang, "avoid"), f"{where}, avoid",
+                                        f"found {bad!r}, allowed: a list of plain-text variants"))
+            else:
+                avoid[lang] = tuple(_nfc(v) for v in bad)
+                clash = [v for v in avoid[lang] if lang in use and _finds(v, use[lang])]
+                if clash:
+                    problems.append(Problem(FILE, doc.line("terms", i, lang, "avoid"), f"{where}, avoid",
+                                            f"{clash[0]!r} would match the preferred term {use[lang]!r} itself"))
+            if "definition" in part:
+                if not _plain(part["definition"]):
+                    problems.append(Problem(FILE, doc.line("terms", i, lang, "definition"), f"{where}, definition",
+                                            "allowed: non-empty plain text (no HTML, no URLs)"))
+                else:
+                    definition[lang] = _nfc(part["definition"])
+        if "en" in use:
+            terms.append(Term(str(tid), use, avoid, definition))
+    if problems:
+        raise DataError(problems)
+    return tuple(sorted(terms, key=lambda t: t.en.casefold()))
+
+
+def find_avoided(lines: list[tuple[int, str]], lang: str, terms: tuple[Term, ...]) -> list[tuple[int, str, str]]:
+    """(line, avoided variant, preferred term) for each avoided variant in prose `lines`.
+
+    Inline code is skipped (callers pass lines outside fenced code already), so a
+    command or an object name quoted in backticks never fails the check.
+    """
+    out = []
+    checks = [(v, t.use[lang]) for t in terms for v in t.avoid.get(lang, ())]
+    if not checks:
+        return out
+    for n, line in lines:
+        text = _nfc(CODE_SPAN.sub(" ", line)).casefold()
+        for variant, preferred in checks:
+            if _finds(variant, text):
+                out.append((n, variant, preferred))
+    return out
+
+
+def expand(markdown: str, lang: str, terms: tuple[Term, ...]) -> str:
+    """Replace `<!-- glossary:terms -->` with the glossary in Markdown, text escaped.
+
+    Generated as Markdown (not HTML after Markdown) so the headings get anchors, permalinks
+    and a table of contents like any page. Every contributor string is HTML-escaped and
+    its Markdown punctuation backslash-escaped, so it can only ever be text.
+    """
+    def render(m: re.Match) -> str:
+        if m.group(1) != "terms":
+            raise ValueError(f"marker {m.group(0)!r} is not understood; allowed: <!-- glossary:terms -->")
+        out = []
+        for t in terms:
+            head = t.use.get(lang, t.en)
+            en = f" ({_md(t.en)})" if lang != "en" and head.casefold() != t.en.casefold() else ""
+            out.append(f"## {_md(head)}{en} {{ #{t.id} }}\n")
+            definition = t.definition.get(lang) or t.definition.get("en")
+            if definition:
+                out.append(_md(definition) + "\n")
+        return "\n".join(out)
+    return MARKER.sub(render, markdown)
+
+
+def _finds(variant: str, text: str) -> bool:
+    pattern = rf"(?<!{_WORD_CHAR}){re.escape(variant.casefold())}"
+    if not re.search(r"[\u0900-\u097F]", variant):   # Latin/Vietnamese: whole words only
+        pattern += rf"(?!{_WORD_CHAR})"
+    return re.search(pattern, text.casefold()) is not None
+
+
+def _md(text: str) -> str:
+    """Markdown that renders exactly `text`; `code spans` stay code (Markdown escapes them)."""
+    parts = re.split(r"(`[^`\n]+`)", text)
+    return "".join(part if i % 2 else re.sub(r"([\\`*_{}\[\]()#+\-.!|])", r"\\\1", html.escape(part, quote=False))
+                   for i, part in enumerate(parts))
+
+
+def _plain(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and not MARKUP.search(value)
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def check_tree(root: Path, terms: tuple[Term, ...], languages: tuple[str, ...] = ("hi", "vi")) -> list[str]:
+    """'file:line: …' for every avoided variant in the pages and data strings of `languages`."""
+    from .pages import prose_lines   # pages imports markupsafe only; kept local to stay light
+    found = []
+    for lang in languages:
+        files = [(p, prose_lines) for p in sorted((root / "docs" / lang).rglob("*.md"))]
+        files += [(p, _yaml_text_lines) for p in [root / "data" / "i18n" / f"{lang}.yaml",
+                                                  *sorted((root / "data" / "quizzes" / lang).glob("*.yaml"))]]
+        for path, lines_of in files:
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue   # reported by the loaders that own these files
+            rel = path.relative_to(root).as_posix()
+            for n, variant, preferred in find_avoided(lines_of(text), lang, terms):
+                found.append(f"{rel}:{n}: avoided term {variant!r} in a {lang} text; "
+                             f"use {preferred!r} (data/glossary.yaml)")
+    return found
+
+
+def _yaml_text_lines(text: str) -> list[tuple[int, str]]:
+    """The value part of each line of a YAML words file (keys and comments are not prose)."""
+    return [(n, line.split(":", 1)[1]) for n, line in enumerate(text.splitlines(), 1)
+            if ":" in line and not line.lstrip().startswith("#")]

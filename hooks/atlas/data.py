@@ -319,25 +319,22 @@ def _facts(doc, i, who, raw, fields, list_fields, today, problems) -> dict[str, 
                 problems.append(Problem(f, doc.line(*at, key), f"{where}, key '{key}'",
                                         f"unknown key, allowed: {', '.join(FACT_KEYS)}"))
         raw_value = item.get("value")
+        value = None
         if spec is not None:
             value = _list_value(doc, at, where, raw_value, spec, problems)
-            if value is None:
-                continue
+        elif isinstance(raw_value, list):
+            problems.append(Problem(f, doc.line(*at, "value"), where,
+                                    f"found a list {raw_value!r}, allowed: one value of {allowed_text}"))
+        elif isinstance(raw_value, bool) or raw_value not in fields[fid]:
+            shown = ("yes" if raw_value else "no") if isinstance(raw_value, bool) else raw_value
+            hint = " (quote \"yes\"/\"no\" in YAML)" if isinstance(raw_value, bool) else ""
+            problems.append(Problem(f, doc.line(*at, "value"), where,
+                                    f"found {shown!r}{hint}, allowed: {allowed_text}"))
         else:
             value = raw_value
-            allowed = fields[fid]
-            if isinstance(value, list):
-                problems.append(Problem(f, doc.line(*at, "value"), where,
-                                        f"found a list {value!r}, allowed: one value of {allowed_text}"))
-                continue
-            if isinstance(value, bool) or value not in allowed:
-                shown = ("yes" if value else "no") if isinstance(value, bool) else value
-                hint = " (quote \"yes\"/\"no\" in YAML)" if isinstance(value, bool) else ""
-                problems.append(Problem(f, doc.line(*at, "value"), where,
-                                        f"found {shown!r}{hint}, allowed: {allowed_text}"))
-                continue
-        ok = _evidence(doc, at, where, item, value, today, problems)
-        if ok:
+        # sources, date and quote are checked even when the value is wrong: every problem at once
+        ok = _evidence(doc, at, where, item, value if value is not None else raw_value, today, problems)
+        if ok and value is not None:
             verified = item.get("verified")
             quote = item.get("quote")
             facts[fid] = Fact(value, tuple(item.get("sources") or ()),
@@ -402,14 +399,16 @@ def _list_value(doc, at, where, value, spec: ListField, problems) -> tuple[str, 
 
 
 def _evidence(doc, at, where, item, value, today, problems) -> bool:
-    """Sources, verification date and quote of a fact that is not 'unknown'."""
+    """Check the sources, verification date and quote of a fact; False when any is wrong."""
     f = doc.path
     sources = item.get("sources")
     verified = item.get("verified")
     quote = item.get("quote")
     ok = True
     shown = list(value) if isinstance(value, tuple) else value
-    if not isinstance(sources, list) or not sources:
+    if value == "unknown":   # an unknown written as a mapping needs no source
+        pass
+    elif not isinstance(sources, list) or not sources:
         problems.append(Problem(f, doc.line(*at), where,
                                 f"value {shown!r} has no sources; allowed: a list of one or more http(s) URLs"))
         ok = False
@@ -419,7 +418,9 @@ def _evidence(doc, at, where, item, value, today, problems) -> bool:
                 problems.append(Problem(f, doc.line(*at, "sources", k), where,
                                         f"source found {url!r}, allowed: an http:// or https:// URL"))
                 ok = False
-    if not isinstance(verified, dt.date) or isinstance(verified, dt.datetime):
+    if value == "unknown" and verified is None:
+        pass
+    elif not isinstance(verified, dt.date) or isinstance(verified, dt.datetime):
         problems.append(Problem(f, doc.line(*at, "verified") if "verified" in item else doc.line(*at), where,
                                 f"verified found {verified!r}, allowed: a date as YYYY-MM-DD"))
         ok = False

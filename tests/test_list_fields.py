@@ -110,6 +110,8 @@ def test_list_facts_need_sources_and_a_date_like_any_fact(scratch):
 
 @pytest.mark.parametrize("quote, needle", [
     ('"<a href=x>click</a>"', "quote found '<a href=x>click</a>', allowed: plain text copied from the source, no markup"),
+    ("'run <script src=x></script>'", "quote found 'run <script src=x></script>', allowed: plain text"),
+    ('"Fish &amp; chips"', "quote found 'Fish &amp; chips', allowed: plain text"),
     ('""', "quote found empty text, allowed: plain text"),
     ("[a, b]", "quote found list ['a', 'b'], allowed: plain text"),
 ])
@@ -133,3 +135,16 @@ def test_every_list_problem_is_reported_at_once(scratch):
     assert sum("field 'regions'" in p for p in problems) == 2, problems   # the duplicate and XX
     assert all(p.startswith("data/providers.yaml:") and "allowed" in p for p in problems), problems
     assert any("field 'local_billing': item 1: found 'USD', allowed: INR, VND" in p for p in problems), problems
+
+
+def test_quote_may_hold_a_command_placeholder_and_kubernetes_may_be_partial(scratch):
+    text = text_with(
+        ssh=fact("ssh", '        value: "yes"', SOURCE + "\n        quote: 'jl resume <machine_id> --gpu H100 | docker login <registry-url>'"),
+        kubernetes=fact("kubernetes", "        value: partial"),
+        gpus=fact("gpus", "        value: [RTX-6000, RTX-6000-ADA]"),
+    )
+    write(scratch, "data/providers.yaml", text)
+    drop_notes(scratch)
+    facts = load_atlas(scratch, today=TODAY).providers[0].facts
+    assert facts["ssh"].quote.startswith("jl resume <machine_id>")
+    assert facts["kubernetes"].value == "partial" and facts["gpus"].value == ("RTX-6000", "RTX-6000-ADA")

@@ -166,6 +166,15 @@ def test_facts_coverage_unknown_cells_and_old_sources(small):
     assert "Sourced facts: 7 of 54 (12%)" in text
     assert "bharat.spot: verified 2026-01-02 (333 days) https://alpha.example/regions" in text
     assert re.search(r"^  nowhere: kubernetes, time_slicing.*local_billing$", text, re.M)
+    assert "Partial values without a note in every language (0):" in text
+
+
+def test_facts_lists_a_partial_value_without_a_note(small):
+    first = small.providers[0]
+    odd = replace(first, facts=MappingProxyType({**first.facts, "mig": Fact("partial", SRC, dt.date(2026, 11, 1))}))
+    cov = facts.coverage(replace(small, providers=(odd, *small.providers[1:])), TODAY)
+    assert cov.partial_without_note == (("bharat", "mig"),)
+    assert "  bharat.mig" in facts.report(cov)
 
 
 def test_make_facts_cli_is_fast_and_prints_every_section():

@@ -20,6 +20,12 @@ LANGUAGES = ("en", "hi", "vi")
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 URL = re.compile(r"^https?://[^\s<>\"']+$")
 MARKUP = re.compile(r"<[a-zA-Z/!]|&[a-zA-Z#][a-zA-Z0-9]*;")
+# In quotes, only real HTML counts as markup: sources quote command lines such as
+# `jl resume <machine_id>`, whose placeholders are text.
+HTML_IN_QUOTE = re.compile(
+    r"<!|</?(?:a|abbr|audio|b|base|body|br|button|code|details|div|em|embed|form|h[1-6]|head|html|i|iframe|img|"
+    r"input|li|link|mark|math|meta|object|ol|p|pre|s|script|small|source|span|strong|style|sub|summary|sup|"
+    r"svg|table|td|th|tr|u|ul|video)(?=[\s/>])[^>]*>|&[a-zA-Z#][a-zA-Z0-9]*;", re.I)
 PROVIDER_KEYS = ("id", "name", "homepage", "category", "facts")
 FACT_KEYS = ("value", "sources", "verified", "quote")
 COUNTRIES = "countries"   # list field whose items are ISO 3166-1 alpha-2 codes (see countries.py)
@@ -428,7 +434,7 @@ def _evidence(doc, at, where, item, value, today, problems) -> bool:
         problems.append(Problem(f, doc.line(*at, "verified"), where,
                                 f"verified found {verified.isoformat()}, allowed: a date no later than today ({today.isoformat()})"))
         ok = False
-    if "quote" in item and (not _text(quote) or MARKUP.search(quote)):
+    if "quote" in item and (not _text(quote) or HTML_IN_QUOTE.search(quote)):
         problems.append(Problem(f, doc.line(*at, "quote"), where,
                                 f"quote found {_kind(quote)}, allowed: plain text copied from the source, no markup"))
         ok = False

@@ -49,6 +49,7 @@ class Coverage:
     by_field: tuple[tuple[str, Tally], ...]         # field id, in fields.yaml order
     unknown: tuple[tuple[str, tuple[str, ...]], ...]   # provider id -> fields still unknown
     stale: tuple[Stale, ...]
+    partial_without_note: tuple[tuple[str, str], ...] = ()   # (provider, field): the policy wants a note
 
 
 def count(providers: Iterable[Provider], fields: Iterable[str]) -> Tally:
@@ -71,6 +72,9 @@ def coverage(atlas: Atlas, today: dt.date, stale_after: int = STALE_AFTER_DAYS) 
         unknown=tuple((p.id, missing) for p in atlas.providers
                       if (missing := tuple(f for f in fields if not p.facts[f].known))),
         stale=tuple(sorted(stale, key=lambda s: (-s.days, s.provider, s.field))),
+        partial_without_note=tuple((p.id, f) for p in atlas.providers for f in fields
+                                   if p.facts[f].value == "partial"
+                                   and any(atlas.note(lang, p.id, f) is None for lang in atlas.languages)),
     )
 
 
@@ -87,6 +91,8 @@ def report(cov: Coverage, stale_after: int = STALE_AFTER_DAYS) -> str:
     out += ["", f"Sources older than {stale_after} days ({len(cov.stale)}):"]
     out += [f"  {s.provider}.{s.field}: verified {s.verified.isoformat()} ({s.days} days) {' '.join(s.sources)}"
             for s in cov.stale] or ["  none"]
+    out += ["", f"Partial values without a note in every language ({len(cov.partial_without_note)}):"]
+    out += [f"  {pid}.{f}" for pid, f in cov.partial_without_note] or ["  none"]
     return "\n".join(out)
 
 

@@ -18,7 +18,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from atlas import glossary, markers, pages, search_split, translations
+from atlas import glossary, markers, pages, search_split, seo, translations
 from atlas.cache import atlas_for
 from atlas.data import Atlas
 from atlas.problems import DataError
@@ -56,6 +56,7 @@ def on_env(env: Environment, *, config: MkDocsConfig, files: Files) -> Environme
     atlas = atlas_for(ROOT)
     env.globals["atlas_text"] = lambda key, **kw: escape(atlas.t(lang, key, **kw))
     env.globals["atlas_lang"] = lang
+    env.globals["atlas_languages"] = atlas.languages
     return env
 
 
@@ -100,6 +101,16 @@ def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files
     return html.replace(PERMALINK_TITLE, f'title="{escape(atlas_for(ROOT).t(lang, "site.permalink_title"))}"')
 
 
+def on_page_context(context: dict, *, page: Page, config: MkDocsConfig, nav) -> dict:
+    """Absolute alternates (with x-default) and Open Graph locales for the page's head."""
+    lang = _language(config)
+    languages = atlas_for(ROOT).languages
+    context["atlas_alternates"] = seo.alternates(config.site_url or "", page.url, languages)
+    context["atlas_og_locale"] = seo.og_locale(lang)
+    context["atlas_og_alternates"] = [seo.og_locale(la) for la in languages if la != lang]
+    return context
+
+
 def on_post_template(output_content: str, *, template_name: str, config: MkDocsConfig) -> str | None:
     """Keep each language's 404 page; the i18n plugin writes them all to one path."""
     if template_name == "404.html":
@@ -115,6 +126,7 @@ def on_post_build(*, config: MkDocsConfig) -> None:
         return
     site = Path(config.site_dir)
     search_split.split(site, default="en")
+    seo.sitemap_in_every_folder(site, atlas_for(ROOT).languages)
     for lang, html in _not_found.items():
         target = site / ("404.html" if lang == "en" else f"{lang}/404.html")
         target.parent.mkdir(parents=True, exist_ok=True)

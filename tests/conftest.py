@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "hooks"))
 BIN = Path(sys.executable).parent
 COPIED = ("docs", "data", "hooks", "overrides", "mkdocs.yml")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# The test site is built for the address the browser tests serve it from, as a deployment is
+# built for its own host: canonical and hreflang URLs are absolute, and must stay on this host.
+SITE_PORT = _free_port()
+SITE_URL = f"http://127.0.0.1:{SITE_PORT}/"
 
 
 def copy_repo(dest: Path) -> Path:
@@ -26,9 +39,9 @@ def copy_repo(dest: Path) -> Path:
     return dest
 
 
-def mkdocs_build(root: Path, site: Path) -> subprocess.CompletedProcess:
-    """A real `mkdocs build --strict` of `root` into `site`."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(root / "hooks")}
+def mkdocs_build(root: Path, site: Path, site_url: str = SITE_URL) -> subprocess.CompletedProcess:
+    """A real `mkdocs build --strict` of `root` into `site`, published at `site_url`."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(root / "hooks"), "ATLAS_SITE_URL": site_url}
     return subprocess.run(
         [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(site), "--config-file", str(root / "mkdocs.yml")],
         cwd=root, env=env, capture_output=True, text=True, timeout=300,

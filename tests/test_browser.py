@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SITE_PORT
+
 CHROMIUM = os.environ.get("ATLAS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -36,7 +38,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def server(built_site):
     handler = functools.partial(_Quiet, directory=str(built_site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", SITE_PORT), handler)   # the built site's own host
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"

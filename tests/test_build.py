@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, mkdocs_build
+from conftest import ROOT, SITE_URL, mkdocs_build
 
 LANGS = ("en", "hi", "vi")
 EN_PAGES = sorted(p.relative_to(ROOT / "docs/en").with_suffix(".html").as_posix()
@@ -20,17 +20,48 @@ def page(site: Path, lang: str, rel: str) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_page_exists_with_lang_and_hreflang_alternates(built_site, lang):
+def test_every_page_has_absolute_hreflang_alternates_with_x_default(built_site, lang):
     for rel in EN_PAGES:
         html = page(built_site, lang, rel)
         assert f'<html lang="{lang}"' in html, rel
-        alternates = {code: href for href, code in
-                      re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="([a-z]+)">', html)}
-        assert set(alternates) == set(LANGS), rel
-        here = Path("/", "" if lang == "en" else lang, rel).parent
-        for code, href in alternates.items():   # each alternate resolves to the same page in its language
-            target = (here / href).resolve() if not href.startswith("http") else None
-            assert target == Path("/", "" if code == "en" else code, rel).resolve(), (rel, code, href)
+        alternates = dict((code, href) for href, code in
+                          re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="([a-z-]+)">', html))
+        expected = {code: SITE_URL + ("" if code == "en" else f"{code}/") + rel for code in LANGS}
+        assert alternates == {**expected, "x-default": expected["en"]}, rel
+        assert f'<link rel="canonical" href="{expected[lang]}">' in html, rel
+
+
+@pytest.mark.parametrize("lang, locale", [("en", "en_US"), ("hi", "hi_IN"), ("vi", "vi_VN")])
+def test_open_graph_and_twitter_tags_in_the_page_language(built_site, lang, locale):
+    for rel in EN_PAGES:
+        html = page(built_site, lang, rel)
+        title = re.search(r"<title>(.*?)</title>", html).group(1)
+        assert f'<meta property="og:title" content="{title}">' in html, rel
+        assert f'<meta property="og:locale" content="{locale}">' in html, rel
+        others = {"en_US", "hi_IN", "vi_VN"} - {locale}
+        assert set(re.findall(r'<meta property="og:locale:alternate" content="([a-z_A-Z]+)">', html)) == others, rel
+        for tag in ('property="og:description"', 'property="og:url"', 'name="twitter:card"', 'name="twitter:title"'):
+            assert tag in html, (rel, tag)
+
+
+@pytest.mark.parametrize("lang, site, not_found", [("en", "Cloud GPU Atlas", "Page not found"),
+                                                   ("hi", "क्लाउड GPU एटलस", "पृष्ठ नहीं मिला"),
+                                                   ("vi", "Atlas GPU đám mây", "Không tìm thấy trang")])
+def test_home_title_names_the_site_once_and_404_title_says_not_found(built_site, lang, site, not_found):
+    assert f"<title>{site}</title>" in page(built_site, lang, "index.html")
+    assert f"<title>{not_found} - {site}</title>" in page(built_site, lang, "404.html")
+
+
+def test_sitemaps_have_absolute_alternates_with_x_default(built_site):
+    for lang in LANGS:
+        xml = (built_site / ("" if lang == "en" else lang) / "sitemap.xml").read_text(encoding="utf-8")
+        urls = re.findall(r"<url>(.*?)</url>", xml, re.S)
+        assert len(urls) >= len(EN_PAGES)
+        for block in urls:
+            links = dict(re.findall(r'hreflang="([a-z-]+)" href="([^"]+)"', block))
+            assert set(links) == {*LANGS, "x-default"}, block
+            assert all(h.startswith(SITE_URL) for h in links.values()), block
+            assert links["x-default"] == links["en"]
 
 
 def test_site_names_and_nav_are_localized(built_site):

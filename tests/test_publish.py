@@ -1,0 +1,139 @@
+"""Publish-ready in a real browser: every page of every language loads with no console error,
+no failed request and no request to another host; axe-core finds no serious or critical
+violation at desktop and phone widths; the 404 pages work; quiz options stay beside their
+controls on a phone; table headings stay in view; the colour scheme follows the system."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import SITE_URL
+from test_browser import FLAGS, browser, server, page  # noqa: F401  (shared fixtures)
+
+LANGS = ("en", "hi", "vi")
+WIDTHS = {"desktop": (1280, 900), "phone": (375, 800)}
+# One page of every kind: home, overview, a comparison, the full matrix, a guide with quizzes,
+# code and a Markdown table, the glossary, the translation status and the 404 page.
+KINDS = ("index.html", "providers.html", "compare/kubernetes.html", "compare/all.html",
+         "guides/billing-idle-cost.html", "guides/kubernetes-ml-workloads.html", "glossary.html",
+         "status.html", "404.html")
+
+
+def _url(lang: str, rel: str) -> str:
+    return f"/{'' if lang == 'en' else lang + '/'}{rel}"
+
+
+def _all_pages(site) -> list[str]:
+    return sorted("/" + p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+
+
+def test_every_page_loads_without_console_errors_or_failed_requests(browser, server, built_site):
+    context = browser.new_context()
+    problems: list[str] = []
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server)
+                  else (problems.append(f"other host: {route.request.url}"), route.abort()))
+    pg = context.new_page()
+    here = {"url": ""}
+    pg.on("console", lambda m: m.type == "error" and problems.append(f"{here['url']}: console: {m.text}"))
+    pg.on("pageerror", lambda e: problems.append(f"{here['url']}: page error: {e}"))
+    pg.on("requestfailed", lambda r: problems.append(f"{here['url']}: failed: {r.url}"))
+    pg.on("response", lambda r: r.status >= 400 and problems.append(f"{here['url']}: {r.status} {r.url}"))
+    paths = _all_pages(built_site)
+    for path in paths:
+        here["url"] = path
+        pg.goto(server + path, wait_until="load")
+        _search_ready(pg)   # the search worker has fetched its index and languages
+    context.close()
+    assert len(paths) >= 60
+    assert problems == []
+
+
+def _search_ready(pg) -> None:
+    pg.wait_for_function("""() => {
+        const meta = document.querySelector('.md-search-result__meta');
+        const cfg = JSON.parse(document.getElementById('__config').textContent);
+        return meta && meta.textContent.trim() === cfg.translations['search.result.placeholder'];
+    }""")
+
+
+def _serious(results) -> list[str]:
+    out = []
+    for v in results.response["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            out += [f"{v['id']} ({v['impact']}): {n['target']}" for n in v["nodes"]]
+    return out
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize("lang", LANGS)
+def test_axe_finds_no_serious_or_critical_violation(browser, server, lang, width):
+    from axe_playwright_python.sync_playwright import Axe
+    axe = Axe()
+    w, h = WIDTHS[width]
+    context = browser.new_context(viewport={"width": w, "height": h})
+    pg = context.new_page()
+    found = {}
+    for rel in KINDS:
+        pg.goto(server + _url(lang, rel), wait_until="load")
+        _search_ready(pg)
+        bad = _serious(axe.run(pg))
+        if bad:
+            found[rel] = bad
+    context.close()
+    assert found == {}
+
+
+@pytest.mark.parametrize("lang", ["hi", "vi"])
+def test_404_page_searches_its_language_and_links_to_language_homes(page, server, lang):
+    page.goto(f"{server}/{lang}/404.html")
+    links = page.eval_on_selector_all("a.md-select__link", "els => els.map(e => [e.hreflang, e.href])")
+    assert dict(links) == {"en": f"{server}/index.html", "hi": f"{server}/hi/index.html", "vi": f"{server}/vi/index.html"}
+    page.keyboard.press("/")
+    box = page.locator("input.md-search__input")
+    box.fill("Kubernetes")
+    box.press("End")
+    page.wait_for_selector(".md-search-result__item > a")
+    hrefs = page.eval_on_selector_all(".md-search-result__item > a", "els => els.map(e => e.href)")
+    assert hrefs and all(h.startswith(f"{server}/{lang}/") for h in hrefs)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_quiz_options_stay_beside_their_controls_on_a_phone(browser, server, lang):
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    pg = context.new_page()
+    pg.goto(server + _url(lang, "guides/kubernetes-ml-workloads.html"))
+    boxes = pg.eval_on_selector_all(".atlas-quiz__option", """els => els.map(o => {
+        const i = o.querySelector('input').getBoundingClientRect(), l = o.querySelector('label').getBoundingClientRect();
+        return [i.top, i.bottom, l.top, l.left - i.right]; })""")
+    context.close()
+    assert len(boxes) >= 8
+    for input_top, input_bottom, label_top, gap in boxes:
+        assert label_top < input_bottom and gap >= 0 and gap < 20   # same line, just right of the control
+
+
+def test_table_headings_stay_visible_while_a_long_table_scrolls_on_a_phone(browser, server):
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    pg = context.new_page()
+    pg.goto(server + "/compare/all.html")
+    box = pg.locator(".atlas-table__scroll").first
+    box.focus()
+    box.evaluate("el => el.scrollBy(0, 1200)")
+    after = pg.evaluate("""() => { const s = document.querySelector('.atlas-table__scroll');
+        return [s.scrollTop, document.querySelector('.atlas-table__scroll thead th').getBoundingClientRect().top,
+                s.getBoundingClientRect().top]; }""")
+    context.close()
+    scrolled, head_top, box_top = after
+    assert scrolled > 500
+    assert abs(head_top - box_top) < 2   # the heading row sits at the top of the scrolled box
+
+
+@pytest.mark.parametrize("scheme, expected", [("dark", "slate"), ("light", "default")])
+def test_colour_scheme_follows_the_system_and_can_be_switched(browser, server, scheme, expected):
+    context = browser.new_context(color_scheme=scheme)
+    pg = context.new_page()
+    pg.goto(server + "/hi/index.html")
+    assert pg.get_attribute("body", "data-md-color-scheme") == expected
+    labels = pg.eval_on_selector_all("form[data-md-component=palette] label", "els => els.map(e => e.title)")
+    assert labels and all(any("\u0900" <= c <= "\u097f" for c in t) for t in labels)   # named in Hindi
+    pg.locator("form[data-md-component=palette] label:visible").first.click()
+    assert pg.get_attribute("body", "data-md-color-scheme") in ("default", "slate")
+    context.close()

@@ -16,7 +16,8 @@ BIN = Path(sys.executable).parent
 COPIED = ("docs", "data", "hooks", "overrides", "mkdocs.yml")
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A port on 127.0.0.1 that is free now: build a site for it, then serve it there."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -24,7 +25,7 @@ def _free_port() -> int:
 
 # The test site is built for the address the browser tests serve it from, as a deployment is
 # built for its own host: canonical and hreflang URLs are absolute, and must stay on this host.
-SITE_PORT = _free_port()
+SITE_PORT = free_port()
 SITE_URL = f"http://127.0.0.1:{SITE_PORT}/"
 
 

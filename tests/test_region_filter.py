@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import copy_repo, mkdocs_build
+from conftest import copy_repo, free_port, mkdocs_build
 from test_browser import _Quiet, browser  # noqa: F401  (the shared Chromium fixture)
 
 REGIONS = {"aws": ["US", "IN"], "google-cloud": ["US", "IN", "VN"], "vast-ai": ["VN"], "runpod": ["US"]}
@@ -21,8 +21,9 @@ IN_VIETNAM = {p for p, codes in REGIONS.items() if "VN" in codes}
 
 
 @pytest.fixture(scope="module")
-def regions_site(tmp_path_factory) -> tuple[Path, int]:
-    """The site built with countries for four providers (test data, not sourced facts)."""
+def regions_site(tmp_path_factory) -> tuple[Path, int, int]:
+    """The site built with countries for four providers (test data, not sourced facts), for
+    the port it is served from (its hreflang alternates are absolute)."""
     root = copy_repo(tmp_path_factory.mktemp("regions") / "repo")
     path = root / "data/providers.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -31,16 +32,16 @@ def regions_site(tmp_path_factory) -> tuple[Path, int]:
             p["facts"]["regions"] = {"value": REGIONS[p["id"]], "sources": [f"https://{p['id']}.example/regions"],
                                      "verified": dt.date(2026, 11, 30)}
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    site = root / "site"
-    result = mkdocs_build(root, site)
+    site, port = root / "site", free_port()
+    result = mkdocs_build(root, site, site_url=f"http://127.0.0.1:{port}/")
     assert result.returncode == 0, result.stdout + result.stderr
-    return site, len(data["providers"])
+    return site, len(data["providers"]), port
 
 
 @pytest.fixture(scope="module")
 def regions_server(regions_site):
     handler = functools.partial(_Quiet, directory=str(regions_site[0]))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", regions_site[2]), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()

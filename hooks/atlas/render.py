@@ -31,10 +31,16 @@ def render(template: str, **context: object) -> str:
     return "\n".join(line for line in html.splitlines() if line.strip())
 
 
+# Where CLDR's long date is not how the language writes a date in running text. Vietnamese
+# CLDR gives "30 tháng 11, 2026" with an English-style comma; the native review asks for the
+# form Vietnamese prose uses.
+DATE_PATTERNS = {"vi": "'ngày' d 'tháng' M 'năm' y"}
+
+
 @lru_cache(maxsize=4096)
 def local_date(day: dt.date, lang: str) -> str:
-    """A date as readers of `lang` write it (30 नवंबर 2026, 30 tháng 11, 2026)."""
-    return format_date(day, format="long", locale=lang)
+    """A date as readers of `lang` write it (30 नवंबर 2026, ngày 30 tháng 11 năm 2026)."""
+    return format_date(day, format=DATE_PATTERNS.get(lang, "long"), locale=lang)
 
 
 def pieces(text: str) -> list[tuple[str, str | None]]:

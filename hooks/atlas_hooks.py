@@ -18,7 +18,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from atlas import markers, pages, search_split, translations
+from atlas import markers, pages, sanitize, search_split, translations
 from atlas.cache import atlas_for
 from atlas.data import Atlas
 from atlas.problems import DataError
@@ -35,9 +35,17 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         atlas = atlas_for(ROOT)
     except DataError as exc:
         raise PluginError(exc.report()) from None
+    if not sanitize.is_http_url(_report_url(config)):
+        raise PluginError(f"mkdocs.yml: extra.atlas.report_url: found {_report_url(config)!r}, "
+                          "allowed: an http(s) URL without credentials")
     i18n = config.plugins.get("i18n")
     if i18n is None or not getattr(i18n, "building", False):   # once, before the first language
-        problems, rendered = markers.check_tree(ROOT / "docs", lambda lang: _context(atlas, lang, config))
+        found, texts = sanitize.check_docs(ROOT / "docs", ROOT, atlas.languages)
+        for path, text in sorted(texts.items()):
+            found += sanitize.front_matter_problems(text, path.relative_to(ROOT).as_posix())
+        if found:
+            raise PluginError("Pages that cannot be built:\n  " + "\n  ".join(map(str, sorted(set(found)))))
+        problems, rendered = markers.check_tree(ROOT / "docs", texts, lambda lang: _context(atlas, lang, config))
         if problems:
             raise PluginError("Markers that cannot be rendered:\n  " + "\n  ".join(problems))
         _rendered.clear()
@@ -74,15 +82,21 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     if faq:
         page.meta["atlas_jsonld"] = Markup(pages.faq_jsonld(faq, lang))
     prerendered = _rendered.get((lang, str(Path(page.file.abs_src_path or "").resolve())))
+    for key in ("title", "description"):   # the theme prints these unescaped (see atlas/sanitize.py)
+        if isinstance(page.meta.get(key), str):
+            page.meta[key] = str(escape(page.meta[key]))
     markdown, errors, slots = markers.replace(markdown, _context(atlas, lang, config), prerendered)
     if errors:
-        raise PluginError(f"{page.file.src_uri}: " + f"\n{page.file.src_uri}: ".join(errors))
+        raise PluginError("\n".join(markers.located(f"docs/{page.file.src_uri}", e) for e in errors))
     _slots[(lang, page.file.src_uri)] = slots
     return pages.insert_after_h1(markdown, "\n".join(top)) if top else markdown
 
 
 def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
-    """Put the tables and quizzes rendered for this page into its HTML."""
+    """Check the page's own HTML against the policy, then put in its tables and quizzes."""
+    problems = sanitize.html_problems(html, _source(page), f"docs/{page.file.src_uri}")
+    if problems:
+        raise PluginError("Page HTML that is not allowed:\n  " + "\n  ".join(map(str, problems)))
     slots = _slots.pop((_language(config), page.file.src_uri), None)
     return markers.fill(html, slots) if slots else html
 
@@ -108,8 +122,21 @@ def on_post_build(*, config: MkDocsConfig) -> None:
         target.write_text(html, encoding="utf-8")
 
 
+def _report_url(config: MkDocsConfig) -> object:
+    atlas = config.extra.get("atlas")
+    return atlas.get("report_url", "") if isinstance(atlas, dict) else None
+
+
+def _source(page: Page) -> str:
+    """The page's Markdown file as written, for line numbers in messages."""
+    try:
+        return Path(page.file.abs_src_path or "").read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return page.markdown or ""
+
+
 def _context(atlas: Atlas, lang: str, config: MkDocsConfig) -> markers.Context:
-    return markers.Context(atlas, lang, _today(), config.extra.get("atlas", {}).get("report_url", ""),
+    return markers.Context(atlas, lang, _today(), str(_report_url(config)),
                            extra={"status": lambda: translations.render_status(atlas, ROOT / "docs", lang)})
 
 

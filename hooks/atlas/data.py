@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from . import yamlsrc
+from . import sanitize, yamlsrc
 from .problems import DataError, Problem
 
 LANGUAGES = ("en", "hi", "vi")
@@ -22,6 +22,21 @@ URL = re.compile(r"^https?://[^\s<>\"']+$")
 MARKUP = re.compile(r"<[a-zA-Z/!]|&[a-zA-Z#][a-zA-Z0-9]*;")
 PROVIDER_KEYS = ("id", "name", "homepage", "category", "facts")
 FACT_KEYS = ("value", "sources", "verified")
+# Allowed keys of every other data file kind, by where they appear (see _unknown_keys).
+FILE_KEYS = {
+    "fields": ("value_sets", "fields", "groups", "categories", "quiz"),
+    "field": ("values",),
+    "quiz rule": ("right", "wrong"),
+    "providers file": ("providers",),
+    "quiz file": ("questions",),
+    "question": ("id", "options", "correct", "multiple"),
+    "quiz text": ("title", "questions"),
+    "question text": ("question", "explanation", "options", "feedback"),
+}
+# Placeholders a translation may use, each only as {name}: no format spec, conversion,
+# attribute or index (a spec like {minutes:>100000000} would build a huge string).
+PLACEHOLDER_NAMES = frozenset({"answers", "correct", "count", "date", "days", "group", "minutes", "n",
+                               "placeholders", "provider", "shown", "source", "title", "total"})
 
 
 @dataclass(frozen=True)
@@ -71,7 +86,10 @@ class Atlas:
     def t(self, lang: str, key: str, **values: object) -> str:
         """The text for `key` in `lang`, with {placeholders} filled (not escaped)."""
         text = self.words[lang][key]
-        return text.format(**values) if values else text
+        try:
+            return text.format(**values) if values else text
+        except (KeyError, IndexError, ValueError) as exc:   # validated data never gets here
+            raise ValueError(f"text of key '{key}' in {lang} does not fit the values {sorted(values)}: {exc}") from None
 
     def value_label(self, lang: str, field_id: str, value: str) -> str:
         words = self.words[lang]
@@ -88,12 +106,12 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
     problems: list[Problem] = []
     data = root / "data"
 
-    fields_doc = yamlsrc.load(data / "fields.yaml", "data/fields.yaml", problems)
+    fields_doc = yamlsrc.load(data / "fields.yaml", "data/fields.yaml", problems, root)
     schema = _schema(fields_doc, problems) if fields_doc else None
-    providers_doc = yamlsrc.load(data / "providers.yaml", "data/providers.yaml", problems)
-    word_docs = {lang: yamlsrc.load(data / "i18n" / f"{lang}.yaml", f"data/i18n/{lang}.yaml", problems)
+    providers_doc = yamlsrc.load(data / "providers.yaml", "data/providers.yaml", problems, root)
+    word_docs = {lang: yamlsrc.load(data / "i18n" / f"{lang}.yaml", f"data/i18n/{lang}.yaml", problems, root)
                  for lang in languages}
-    quizzes, quiz_words = _quizzes(data / "quizzes", languages, problems)
+    quizzes, quiz_words = _quizzes(data / "quizzes", languages, problems, root)
 
     if schema is None:
         raise DataError(problems)
@@ -122,31 +140,60 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
 # --- schema -----------------------------------------------------------------------------
 
 def _schema(doc: yamlsrc.Doc, problems: list[Problem]):
-    d = doc.data if isinstance(doc.data, dict) else {}
+    if not isinstance(doc.data, dict):
+        problems.append(Problem(doc.path, 1, "", f"found {_kind(doc.data)}, allowed: a mapping with keys "
+                                f"{', '.join(FILE_KEYS['fields'])}"))
+        return None
+    d = doc.data
+    _unknown_keys(doc, d, "fields", (), "", problems)
+    for key, kind in (("fields", dict), ("groups", dict), ("categories", list), ("quiz", dict)):
+        if not isinstance(d.get(key), kind):
+            problems.append(Problem(doc.path, doc.line(key), f"key '{key}'",
+                                    f"found {_kind(d.get(key))}, allowed: a {'list' if kind is list else 'mapping'}"))
+            d = {**d, key: kind()}
     fields: dict[str, dict[str, float]] = {}
-    for fid, spec in (d.get("fields") or {}).items():
+    for fid, spec in d["fields"].items():
         values = spec.get("values") if isinstance(spec, dict) else None
+        if isinstance(spec, dict):
+            _unknown_keys(doc, spec, "field", ("fields", fid), f"field '{fid}'", problems)
         if not isinstance(values, dict) or "unknown" not in values:
             problems.append(Problem(doc.path, doc.line("fields", fid), f"field '{fid}'",
                                     "needs a 'values' mapping of value to rank that includes 'unknown'"))
             continue
-        fields[fid] = {str(v): float(r) for v, r in values.items()}
+        bad = {v: r for v, r in values.items() if isinstance(r, bool) or not isinstance(r, (int, float))
+               or not 0 <= r <= 3}
+        for v, r in bad.items():
+            problems.append(Problem(doc.path, doc.line("fields", fid, "values", v), f"field '{fid}', value '{v}'",
+                                    f"rank found {_kind(r)}, allowed: a number from 0 to 3"))
+        if bad:
+            continue
+        fields[str(fid)] = {str(v): float(r) for v, r in values.items()}
     groups = {}
-    for gid, members in (d.get("groups") or {}).items():
+    for gid, members in d["groups"].items():
+        if not isinstance(members, list):
+            problems.append(Problem(doc.path, doc.line("groups", gid), f"group '{gid}'",
+                                    f"found {_kind(members)}, allowed: a list of field ids"))
+            continue
         unknown = [m for m in members or [] if m not in fields]
         if unknown or not members:
             problems.append(Problem(doc.path, doc.line("groups", gid), f"group '{gid}'",
                                     f"found fields {unknown or '[]'}, allowed: {', '.join(fields)}"))
         groups[gid] = tuple(members or ())
     rules = {}
-    for fid, rule in (d.get("quiz") or {}).items():
+    for fid, rule in d["quiz"].items():
+        if not isinstance(rule, dict) or not all(isinstance(rule.get(side, []), list) for side in ("right", "wrong")):
+            problems.append(Problem(doc.path, doc.line("quiz", fid), f"quiz rule '{fid}'",
+                                    f"found {_kind(rule)}, allowed: a mapping with 'right' and 'wrong' lists"))
+            continue
+        _unknown_keys(doc, rule, "quiz rule", ("quiz", fid), f"quiz rule '{fid}'", problems)
         allowed = fields.get(fid, {})
         bad = [v for side in ("right", "wrong") for v in (rule or {}).get(side, []) if v not in allowed or v == "unknown"]
         if fid not in fields or bad:
             problems.append(Problem(doc.path, doc.line("quiz", fid), f"quiz rule '{fid}'",
                                     f"found {bad or fid!r}, allowed: known values of a defined field"))
         rules[fid] = {side: tuple(str(v) for v in (rule or {}).get(side, [])) for side in ("right", "wrong")}
-    return fields, groups, tuple(d.get("categories") or ()), rules
+    categories = tuple(str(c) for c in d["categories"] if isinstance(c, str))
+    return fields, groups, categories, rules
 
 
 # --- providers --------------------------------------------------------------------------
@@ -156,6 +203,7 @@ def _providers(doc: yamlsrc.Doc, fields, categories, today, problems) -> tuple[P
     if not isinstance(doc.data, dict) or not isinstance(doc.data.get("providers"), list):
         problems.append(Problem(f, 1, "", "expected a top-level 'providers:' list"))
         return ()
+    _unknown_keys(doc, doc.data, "providers file", (), "", problems)
     out, seen = [], {}
     for i, rec in enumerate(doc.data["providers"]):
         line = doc.line("providers", i)
@@ -243,8 +291,10 @@ def _facts(doc, i, who, raw, fields, today, problems) -> dict[str, Fact]:
         sources = item.get("sources")
         verified = item.get("verified")
         ok = True
-        if value != "unknown":
-            if not isinstance(sources, list) or not sources:
+        if value != "unknown" or "sources" in item or "verified" in item:   # URLs and dates are checked whatever the value
+            if value == "unknown" and "sources" not in item:
+                pass
+            elif not isinstance(sources, list) or (not sources and value != "unknown"):
                 problems.append(Problem(f, doc.line(*at), where,
                                         f"value {value!r} has no sources; allowed: a list of one or more http(s) URLs"))
                 ok = False
@@ -254,7 +304,9 @@ def _facts(doc, i, who, raw, fields, today, problems) -> dict[str, Fact]:
                         problems.append(Problem(f, doc.line(*at, "sources", k), where,
                                                 f"source found {url!r}, allowed: an http:// or https:// URL"))
                         ok = False
-            if not isinstance(verified, dt.date) or isinstance(verified, dt.datetime):
+            if value == "unknown" and "verified" not in item:
+                pass
+            elif not isinstance(verified, dt.date) or isinstance(verified, dt.datetime):
                 problems.append(Problem(f, doc.line(*at, "verified") if "verified" in item else doc.line(*at), where,
                                         f"verified found {verified!r}, allowed: a date as YYYY-MM-DD"))
                 ok = False
@@ -303,6 +355,9 @@ def _check_words(docs, words, fields, groups, categories, provider_ids, rules, p
                 problems.append(Problem(doc.path, line, f"key '{key}'", f"found markup in {text!r}; allowed: plain text"))
             if re.search(r"https?://|javascript:", text, re.I):
                 problems.append(Problem(doc.path, line, f"key '{key}'", f"found a URL in {text!r}; allowed: plain text"))
+            bad_format = _format_problem(text)
+            if bad_format:
+                problems.append(Problem(doc.path, line, f"key '{key}'", bad_format))
             if lang != "en" and key in en and _placeholders(text) != _placeholders(en[key]):
                 problems.append(Problem(doc.path, line, f"key '{key}'",
                                         f"placeholders found {sorted(_placeholders(text))}, "
@@ -316,6 +371,22 @@ def _check_words(docs, words, fields, groups, categories, provider_ids, rules, p
                                     "extra key that English does not have"))
 
 
+def _format_problem(text: str) -> str | None:
+    """Why `text` is not a translation template of the one form we use: {name}."""
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        return f"found braces that do not pair ({exc}) in {text!r}; allowed: {{name}}, and {{{{ }}}} for a brace"
+    for _, name, spec, conversion in parsed:
+        if name is None:
+            continue
+        if spec or conversion or name not in PLACEHOLDER_NAMES:
+            shown = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            return (f"found placeholder {shown!r}; allowed: one of "
+                    f"{', '.join('{' + n + '}' for n in sorted(PLACEHOLDER_NAMES))}, with nothing after the name")
+    return None
+
+
 def _placeholders(text: Any) -> set[str]:
     if not isinstance(text, str):
         return set()
@@ -327,19 +398,22 @@ def _placeholders(text: Any) -> set[str]:
 
 # --- quizzes ----------------------------------------------------------------------------
 
-def _quizzes(folder: Path, languages, problems):
+def _quizzes(folder: Path, languages, problems, root: Path | None = None):
     quizzes: dict[str, tuple[Question, ...]] = {}
     texts: dict[str, dict[str, Any]] = {lang: {} for lang in languages}
+    if not folder.is_dir():
+        problems.append(Problem("data/quizzes", 1, "", "folder is missing (or is not a folder); it holds "
+                                "<quiz>.yaml and <language>/<quiz>.yaml for every <!-- quiz:… --> marker"))
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         qid = path.stem
         shown = f"data/quizzes/{path.name}"
-        doc = yamlsrc.load(path, shown, problems)
+        doc = yamlsrc.load(path, shown, problems, root)
         if doc is None:
             continue
         questions = _quiz_structure(doc, qid, problems)
         quizzes[qid] = questions
         for lang in languages:
-            tdoc = yamlsrc.load(folder / lang / path.name, f"data/quizzes/{lang}/{path.name}", problems)
+            tdoc = yamlsrc.load(folder / lang / path.name, f"data/quizzes/{lang}/{path.name}", problems, root)
             if tdoc is not None:
                 texts[lang][qid] = _quiz_text(tdoc, qid, questions, problems)
     for lang in languages:
@@ -356,6 +430,7 @@ def _quiz_structure(doc, qid, problems) -> tuple[Question, ...]:
     if not isinstance(items, list) or not items:
         problems.append(Problem(f, 1, f"quiz '{qid}'", "expected a non-empty 'questions:' list"))
         return ()
+    _unknown_keys(doc, doc.data, "quiz file", (), f"quiz '{qid}'", problems)
     out, seen = [], set()
     for i, q in enumerate(items):
         line = doc.line("questions", i)
@@ -371,6 +446,10 @@ def _quiz_structure(doc, qid, problems) -> tuple[Question, ...]:
             problems.append(Problem(f, line, where, "duplicate question id"))
             continue
         seen.add(name)
+        _unknown_keys(doc, q, "question", ("questions", i), where, problems)
+        if "multiple" in q and not isinstance(q["multiple"], bool):
+            problems.append(Problem(f, doc.line("questions", i, "multiple"), where,
+                                    f"multiple found {_kind(q['multiple'])}, allowed: true or false"))
         options = q.get("options")
         correct = q.get("correct")
         if not isinstance(options, list) or len(options) < 2 or len(set(map(str, options))) != len(options):
@@ -398,6 +477,7 @@ def _quiz_structure(doc, qid, problems) -> tuple[Question, ...]:
 def _quiz_text(doc, qid, questions, problems) -> dict:
     f = doc.path
     d = doc.data if isinstance(doc.data, dict) else {}
+    _unknown_keys(doc, d, "quiz text", (), f"quiz '{qid}'", problems)
     if not isinstance(d.get("title"), str) or not d["title"].strip():
         problems.append(Problem(f, 1, f"quiz '{qid}', key 'title'", "missing quiz title"))
     qs = d.get("questions") if isinstance(d.get("questions"), dict) else {}
@@ -412,6 +492,7 @@ def _quiz_text(doc, qid, questions, problems) -> dict:
         if not isinstance(t, dict):
             problems.append(Problem(f, doc.line("questions"), where, "missing question text"))
             continue
+        _unknown_keys(doc, t, "question text", ("questions", q.id), where, problems)
         for key in ("question", "explanation"):
             if not _text(t.get(key)):
                 problems.append(Problem(f, doc.line("questions", q.id, key), f"{where}, key '{key}'", "missing text"))
@@ -434,6 +515,16 @@ def _quiz_text(doc, qid, questions, problems) -> dict:
 
 # --- helpers ----------------------------------------------------------------------------
 
+def _unknown_keys(doc: yamlsrc.Doc, mapping: dict, kind: str, at: tuple, where: str,
+                  problems: list[Problem]) -> None:
+    """A problem for each key of `mapping` (at key path `at` in `doc`) not allowed for `kind`."""
+    allowed = FILE_KEYS[kind]
+    for key in mapping:
+        if key not in allowed:
+            problems.append(Problem(doc.path, doc.line(*at, key), f"{where + ', ' if where else ''}key '{key}'",
+                                    f"unknown key, allowed: {', '.join(allowed)}"))
+
+
 def _flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     if isinstance(tree, dict):
@@ -451,7 +542,7 @@ def _text(value: Any) -> bool:
 
 
 def _is_url(value: Any) -> bool:
-    return isinstance(value, str) and bool(URL.match(value))
+    return sanitize.is_http_url(value)
 
 
 def _kind(value: Any) -> str:

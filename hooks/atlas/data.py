@@ -165,9 +165,7 @@ def _schema(doc: yamlsrc.Doc, problems: list[Problem]):
         for v, r in bad.items():
             problems.append(Problem(doc.path, doc.line("fields", fid, "values", v), f"field '{fid}', value '{v}'",
                                     f"rank found {_kind(r)}, allowed: a number from 0 to 3"))
-        if bad:
-            continue
-        fields[str(fid)] = {str(v): float(r) for v, r in values.items()}
+        fields[str(fid)] = {str(v): 2.0 if v in bad else float(r) for v, r in values.items()}   # reported above
     groups = {}
     for gid, members in d["groups"].items():
         if not isinstance(members, list):
@@ -418,7 +416,7 @@ def _quizzes(folder: Path, languages, problems, root: Path | None = None):
                 texts[lang][qid] = _quiz_text(tdoc, qid, questions, problems)
     for lang in languages:
         for path in sorted((folder / lang).glob("*.yaml")) if (folder / lang).is_dir() else []:
-            if path.stem not in quizzes:
+            if path.stem not in quizzes and not (folder / path.name).exists():
                 problems.append(Problem(f"data/quizzes/{lang}/{path.name}", 1, f"quiz '{path.stem}'",
                                         f"text for a quiz that has no data/quizzes/{path.name}"))
     return quizzes, {k: MappingProxyType(v) for k, v in texts.items()}

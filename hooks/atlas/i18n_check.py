@@ -168,6 +168,9 @@ def _sync(root: Path, page: str, langs: list[str]) -> int:
         except FileNotFoundError as exc:
             print(f"error: {exc} does not exist", file=sys.stderr)
             status = 1
+        except (files.FileProblem, OSError, UnicodeDecodeError) as exc:
+            print(f"error: docs/{lang}/{page}: {exc}", file=sys.stderr)
+            status = 1
     return status
 
 

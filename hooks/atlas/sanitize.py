@@ -200,10 +200,11 @@ def _line_of(lines: list[str], needle: str) -> int:
         for n, line in enumerate(lines, 1):
             if low in line.lower():
                 return n
-        tail = low.split(":", 1)[0]
-        for n, line in enumerate(lines, 1):   # an entity-encoded scheme: find where the word is
-            if tail and tail in line.lower():
-                return n
+        for part in reversed(low.split(":", 1)):   # an entity-encoded scheme: find the rest
+            if len(part) >= 4:
+                for n, line in enumerate(lines, 1):
+                    if part in line.lower():
+                        return n
     return 1
 
 

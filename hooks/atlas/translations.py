@@ -74,7 +74,7 @@ def sync(docs: Path, lang: str, page: str) -> bool:
     if not st.exists or lang == "en" or st.current is None:
         raise FileNotFoundError(f"docs/{lang}/{page}" if not st.exists else f"docs/en/{page}")
     path = docs / lang / page
-    text = path.read_text(encoding="utf-8")
+    text = files.read_text(path, docs.parent)
     m = FRONT_MATTER.match(text)
     line = f"{HASH_KEY}: {st.current}"
     if m:

@@ -206,7 +206,10 @@ def test_arbitrary_text_as_yaml_never_raises(text):
 @given(shapes)
 def test_arbitrary_yaml_shapes_never_raise(value):
     validate(yaml.safe_dump(value, allow_unicode=True, sort_keys=False))
-    validate(yaml.safe_dump({"providers": [value], "fields": value, "questions": [value]}, sort_keys=False))
+    validate(yaml.safe_dump({   # the same value in every slot a validator looks into
+        "providers": [value, {"id": "a", "facts": {"mps": value, "kubernetes": {"value": value, "sources": value}}}],
+        "fields": {"mig": value, "kubernetes": {"values": value}}, "groups": {"g": value}, "quiz": {"mig": value},
+        "questions": [value, {"id": "q", "options": value, "correct": value}]}, sort_keys=False))
 
 
 @settings(max_examples=60, deadline=None)

@@ -172,7 +172,7 @@ def _schema(doc: yamlsrc.Doc, problems: list[Problem]):
             problems.append(Problem(doc.path, doc.line("groups", gid), f"group '{gid}'",
                                     f"found {_kind(members)}, allowed: a list of field ids"))
             continue
-        unknown = [m for m in members or [] if m not in fields]
+        unknown = [m for m in members or [] if not _known(m, fields)]
         if unknown or not members:
             problems.append(Problem(doc.path, doc.line("groups", gid), f"group '{gid}'",
                                     f"found fields {unknown or '[]'}, allowed: {', '.join(fields)}"))
@@ -185,7 +185,7 @@ def _schema(doc: yamlsrc.Doc, problems: list[Problem]):
             continue
         _unknown_keys(doc, rule, "quiz rule", ("quiz", fid), f"quiz rule '{fid}'", problems)
         allowed = fields.get(fid, {})
-        bad = [v for side in ("right", "wrong") for v in (rule or {}).get(side, []) if v not in allowed or v == "unknown"]
+        bad = [v for side in ("right", "wrong") for v in (rule or {}).get(side, []) if not _known(v, allowed) or v == "unknown"]
         if fid not in fields or bad:
             problems.append(Problem(doc.path, doc.line("quiz", fid), f"quiz rule '{fid}'",
                                     f"found {bad or fid!r}, allowed: known values of a defined field"))
@@ -280,7 +280,7 @@ def _facts(doc, i, who, raw, fields, today, problems) -> dict[str, Fact]:
                 problems.append(Problem(f, doc.line(*at, key), f"{where}, key '{key}'",
                                         f"unknown key, allowed: {', '.join(FACT_KEYS)}"))
         value = item.get("value")
-        if isinstance(value, bool) or value not in allowed:
+        if isinstance(value, bool) or not _known(value, allowed):
             shown = ("yes" if value else "no") if isinstance(value, bool) else value
             hint = " (quote \"yes\"/\"no\" in YAML)" if isinstance(value, bool) else ""
             problems.append(Problem(f, doc.line(*at, "value"), where,
@@ -533,6 +533,11 @@ def _flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
             else:
                 out[key] = v
     return out
+
+
+def _known(value: Any, allowed: Any) -> bool:
+    """`value in allowed`, false for a value YAML built as a list or mapping (unhashable)."""
+    return not isinstance(value, (list, dict)) and value in allowed
 
 
 def _text(value: Any) -> bool:

@@ -295,3 +295,11 @@ def test_a_failed_build_leaves_no_new_site(scratch, tmp_path):
     assert result.returncode != 0 and "no-such-page.md" in out and "was left as it was" in out
     assert sorted(p.name for p in target.iterdir()) == ["old.txt"]
     assert sorted(p.name for p in target.parent.iterdir()) == ["site"]   # no half site beside it
+
+
+def test_a_marker_markdown_keeps_as_a_comment_is_an_error_not_silence():
+    page = ("---\ntitle: t\n---\n# शीर्षक\n\n- item\n\n    <!-- quiz:storage -->\n\n## बिना आईडी वाला शीर्षक\n\n"
+            "<!-- quiz:storage -->\n")
+    found = [str(p) for p in sanitize.page_problems(page, "docs/hi/x.md")]
+    assert len(found) == 1 and found[0].startswith("docs/hi/x.md:8: comment <!-- quiz:storage --> reads as a marker "
+                                                   "but was not expanded"), found

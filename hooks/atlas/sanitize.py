@@ -34,7 +34,7 @@ ALLOWED_ATTRIBUTES = frozenset({
     "id", "class", "href", "title", "alt", "src", "lang", "hreflang", "role", "open", "style",
 })
 STYLE = re.compile(r"^\s*text-align:\s*(left|right|center)\s*;?\s*$")   # Markdown table alignment
-NAME = re.compile(r"^[A-Za-z0-9_-]+$")        # ids and class names; no '__config'-style clobbering
+NAME = re.compile(r"^[^\s\"'<>&`=]+$")        # ids and class names (Unicode slugs too); '__' is refused below
 URL_ATTRIBUTES = frozenset({"href", "src", "action", "formaction", "poster", "cite", "data",
                             "background", "srcset", "xlink:href", "ping", "longdesc", "manifest"})
 LINK_SCHEMES = ("http", "https", "mailto")
@@ -175,10 +175,17 @@ class _Checker(HTMLParser):
             elif name == "style" and not STYLE.match(value):
                 self.found.append((f"style={value!r} on <{tag}> is not allowed; allowed: text-align only", value))
             elif name in ("id", "class") and not all(NAME.match(v) and not v.startswith("__") for v in value.split()):
-                self.found.append((f"{name}={value!r} on <{tag}>; allowed: letters, digits, '-' and '_', "
-                                   "not starting with '__'", value))
+                self.found.append((f"{name}={value!r} on <{tag}>; allowed: names without spaces, quotes or "
+                                   "<>&`=, not starting with '__' (the theme's own ids)", value))
 
     handle_startendtag = handle_starttag
+
+    def handle_comment(self, data: str) -> None:
+        from .markers import LOOKS_OURS   # a marker still a comment after Markdown was skipped silently
+        if LOOKS_OURS.match(data):
+            self.found.append((f"comment <!--{data}--> reads as a marker but was not expanded (indented "
+                               "inside a list or HTML block?); allowed: a marker alone at the start of a line, "
+                               "or marker text inside `code`", "\0code:" + data.strip()))
 
 
 def html_problems(html: str, source: str, shown: str) -> list[Problem]:
@@ -190,7 +197,14 @@ def html_problems(html: str, source: str, shown: str) -> list[Problem]:
     lines = source.splitlines()
     out = []
     for message, needle in checker.found:
-        out.append(Problem(shown, _line_of(lines, needle), "", message))
+        if needle.startswith("\0code:"):   # a skipped marker: the line we took for code holds it
+            from .pages import code_mask
+            needle = needle[len("\0code:"):]
+            line = next((n for n, (text, code) in enumerate(zip(lines, code_mask(lines)), 1)
+                         if code and needle in text), _line_of(lines, needle))
+        else:
+            line = _line_of(lines, needle)
+        out.append(Problem(shown, line, "", message))
     return out
 
 
@@ -226,10 +240,12 @@ def render_markdown(body: str) -> str:
 def page_problems(text: str, shown: str) -> list[Problem]:
     """Front matter and rendered-HTML problems of one page (for `make i18n`)."""
     problems = front_matter_problems(text, shown)
+    from . import markers
     m = FRONT_MATTER.match(text)
     body = text[m.end():] if m else text
+    found, _ = markers.find(body)
     try:
-        html = render_markdown(body)
+        html = render_markdown(markers._swap(body, found))   # as the build does before Markdown
     except RecursionError:
         return problems + [Problem(shown, 1, "", "Markdown nested too deeply to render")]
     return problems + html_problems(html, text, shown)

@@ -226,9 +226,9 @@ def _providers(doc: yamlsrc.Doc, fields, categories, today, problems) -> tuple[P
         else:
             seen[pid] = doc.line("providers", i, "id")
         name = rec.get("name")
-        if "name" in rec and (not isinstance(name, str) or not name.strip() or MARKUP.search(name)):
+        if "name" in rec and (not isinstance(name, str) or not name.strip()):
             problems.append(Problem(f, doc.line("providers", i, "name"), f"{who}, field 'name'",
-                                    f"found {_kind(name)}, allowed: non-empty plain text (no markup)"))
+                                    f"found {_kind(name)}, allowed: non-empty plain text"))
         home = rec.get("homepage")
         if "homepage" in rec and not _is_url(home):
             problems.append(Problem(f, doc.line("providers", i, "homepage"), f"{who}, field 'homepage'",

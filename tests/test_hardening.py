@@ -275,14 +275,13 @@ def test_make_i18n_names_pages_folders_and_broken_front_matter(scratch, capsys):
     for path in sorted((scratch / "data/quizzes").rglob("*"), reverse=True):
         path.rmdir()
     (scratch / "data/quizzes").rmdir()
-    status, out = i18n(scratch, capsys)
-    assert "data/quizzes:1: folder is missing" in out and "Traceback" not in out
+    assert any(p.startswith("data/quizzes:1: folder is missing") for p in data_problems(scratch))
 
 
 # --- half-written site ------------------------------------------------------------------------
 
 def test_a_failed_build_leaves_no_new_site(scratch, tmp_path):
-    page = scratch / "docs/vi/glossary.md"
+    page = scratch / "docs/hi/glossary.md"   # English is written by then; Vietnamese is not
     page.write_text(page.read_text(encoding="utf-8") + "\n[broken](no-such-page.md)\n", encoding="utf-8")
     target = tmp_path / "out" / "site"
     target.mkdir(parents=True)

@@ -302,3 +302,12 @@ def test_a_marker_markdown_keeps_as_a_comment_is_an_error_not_silence():
     found = [str(p) for p in sanitize.page_problems(page, "docs/hi/x.md")]
     assert len(found) == 1 and found[0].startswith("docs/hi/x.md:8: comment <!-- quiz:storage --> reads as a marker "
                                                    "but was not expanded"), found
+
+
+def test_files_that_would_be_published_verbatim_are_refused(scratch, capsys):
+    (scratch / "docs/hi/evil.html").write_text("<script>alert(1)</script>", encoding="utf-8")
+    (scratch / "docs/vi/guides/logo.svg").write_text("<svg onload=alert(1)/>", encoding="utf-8")
+    (scratch / "docs/vi/guides/diagram.png").write_bytes(b"\x89PNG\r\n")
+    status, out = i18n(scratch, capsys)
+    assert status == 1 and "docs/hi/evil.html:1: MkDocs would publish this file as it is" in out
+    assert "docs/vi/guides/logo.svg:1:" in out and "diagram.png" not in out

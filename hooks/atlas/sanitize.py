@@ -38,6 +38,8 @@ NAME = re.compile(r"^[^\s\"'<>&`=]+$")        # ids and class names (Unicode slu
 URL_ATTRIBUTES = frozenset({"href", "src", "action", "formaction", "poster", "cite", "data",
                             "background", "srcset", "xlink:href", "ping", "longdesc", "manifest"})
 LINK_SCHEMES = ("http", "https", "mailto")
+# Files MkDocs would publish verbatim from docs/: pictures only (no .html, .js, .svg, .css).
+STATIC_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
 
 FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.S)   # as mkdocs reads it
 FRONT_MATTER_KEYS = ("title", "description", "source_hash")
@@ -269,8 +271,13 @@ def check_docs(docs: Path, root: Path, languages: tuple[str, ...]) -> tuple[list
     if not (docs / languages[0]).is_dir():
         problems.append(Problem(rel(docs / languages[0]), 1, "", "folder is missing; every page starts in English"))
     for lang in languages:
-        pages, bad = files.walk(docs / lang, root, ".md")
+        found, bad = files.walk(docs / lang, root, "")
         problems += [Problem(rel(p), 1, "", why) for p, why in bad]
+        pages = [p for p in found if p.name.endswith(".md")]
+        for other in sorted(set(found) - set(pages)):
+            if not other.name.lower().endswith(STATIC_SUFFIXES):
+                problems.append(Problem(rel(other), 1, "", "MkDocs would publish this file as it is; allowed in "
+                                        f"docs/: Markdown pages (.md) and pictures ({', '.join(STATIC_SUFFIXES)})"))
         for page in pages:
             try:
                 texts[page] = files.read_text(page, root)

@@ -19,8 +19,8 @@ $(STAMP): requirements.txt requirements-test.txt | $(BIN)/python
 serve: $(STAMP)  ## serve the site with live reload on http://127.0.0.1:8000
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
 
-build: $(STAMP)  ## build the site into site/ with --strict
-	$(BIN)/mkdocs build --strict
+build: $(STAMP)  ## build the site into site/ with --strict; a failed build leaves site/ as it was
+	$(BIN)/python scripts/build_site.py site
 
 test: $(STAMP)  ## translation checks, then every test (unit, build, browser)
 	$(BIN)/python -m atlas.i18n_check
@@ -39,4 +39,4 @@ bench: $(STAMP)  ## build-time ratios measured in one run (tables hook on/off, d
 	ROUNDS=$(or $(ROUNDS),3) $(BIN)/python tests/bench.py
 
 clean:
-	rm -rf site .pytest_cache
+	rm -rf site .site.new-* .site.old-* .pytest_cache

@@ -18,7 +18,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from atlas import glossary, markers, pages, search_split, seo, translations
+from atlas import glossary, markers, pages, sanitize, search_split, seo, translations
 from atlas.cache import atlas_for
 from atlas.data import Atlas
 from atlas.problems import DataError
@@ -37,9 +37,17 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         _glossary[:] = glossary.load(ROOT, atlas.languages)
     except DataError as exc:
         raise PluginError(exc.report()) from None
+    if not sanitize.is_http_url(_report_url(config)):
+        raise PluginError(f"mkdocs.yml: extra.atlas.report_url: found {_report_url(config)!r}, "
+                          "allowed: an http(s) URL without credentials")
     i18n = config.plugins.get("i18n")
     if i18n is None or not getattr(i18n, "building", False):   # once, before the first language
-        problems, rendered = markers.check_tree(ROOT / "docs", lambda lang: _context(atlas, lang, config))
+        found, texts = sanitize.check_docs(ROOT / "docs", ROOT, atlas.languages)
+        for path, text in sorted(texts.items()):
+            found += sanitize.front_matter_problems(text, path.relative_to(ROOT).as_posix())
+        if found:
+            raise PluginError("Pages that cannot be built:\n  " + "\n  ".join(map(str, sorted(set(found)))))
+        problems, rendered = markers.check_tree(ROOT / "docs", texts, lambda lang: _context(atlas, lang, config))
         avoided = glossary.check_tree(ROOT, tuple(_glossary), tuple(la for la in atlas.languages if la != "en"))
         if avoided:
             raise PluginError("Terms that data/glossary.yaml says to avoid:\n  " + "\n  ".join(avoided))
@@ -79,22 +87,23 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     faq = pages.faq(markdown)
     if faq:
         page.meta["atlas_jsonld"] = Markup(pages.faq_jsonld(faq, lang))
-    if "<!-- glossary:" in markdown:
-        try:
-            markdown = glossary.expand(markdown, lang, tuple(_glossary))
-        except ValueError as exc:
-            raise PluginError(f"{page.file.src_uri}: {exc}") from None
     prerendered = _rendered.get((lang, str(Path(page.file.abs_src_path or "").resolve())))
+    for key in ("title", "description"):   # the theme prints these unescaped (see atlas/sanitize.py)
+        if isinstance(page.meta.get(key), str):
+            page.meta[key] = str(escape(page.meta[key]))
     markdown, errors, slots = markers.replace(markdown, _context(atlas, lang, config), prerendered)
     if errors:
-        raise PluginError(f"{page.file.src_uri}: " + f"\n{page.file.src_uri}: ".join(errors))
+        raise PluginError("\n".join(markers.located(f"docs/{page.file.src_uri}", e) for e in errors))
     _slots[(lang, page.file.src_uri)] = slots
     return pages.insert_after_h1(markdown, "\n".join(top)) if top else markdown
 
 
 def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
-    """Put the tables and quizzes rendered for this page into its HTML; name permalinks in
-    the page's language (the toc extension has one title for every language)."""
+    """Check the page's own HTML against the policy, then put in its tables and quizzes and name
+    permalinks in the page's language (the toc extension has one title for every language)."""
+    problems = sanitize.html_problems(html, _source(page), f"docs/{page.file.src_uri}")
+    if problems:
+        raise PluginError("Page HTML that is not allowed:\n  " + "\n  ".join(map(str, problems)))
     lang = _language(config)
     slots = _slots.pop((lang, page.file.src_uri), None)
     html = markers.fill(html, slots) if slots else html
@@ -136,9 +145,23 @@ def on_post_build(*, config: MkDocsConfig) -> None:
 PERMALINK_TITLE = 'title="Permanent link"'   # the toc extension's default, set once for all languages
 
 
+def _report_url(config: MkDocsConfig) -> object:
+    atlas = config.extra.get("atlas")
+    return atlas.get("report_url", "") if isinstance(atlas, dict) else None
+
+
+def _source(page: Page) -> str:
+    """The page's Markdown file as written, for line numbers in messages."""
+    try:
+        return Path(page.file.abs_src_path or "").read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return page.markdown or ""
+
+
 def _context(atlas: Atlas, lang: str, config: MkDocsConfig) -> markers.Context:
-    return markers.Context(atlas, lang, _today(), config.extra.get("atlas", {}).get("report_url", ""),
-                           extra={"status": lambda: translations.render_status(atlas, ROOT / "docs", lang)})
+    return markers.Context(atlas, lang, _today(), str(_report_url(config)),
+                           extra={"status": lambda: translations.render_status(atlas, ROOT / "docs", lang)},
+                           terms=tuple(_glossary))
 
 
 def _language(config: MkDocsConfig) -> str:

@@ -84,7 +84,7 @@ def test_glossary_file_errors_name_line_and_allowed(tmp_path, yaml_text, needle)
 def test_glossary_text_cannot_become_markup():
     hostile = glossary.Term("x", {"en": "X", "hi": "<script>alert(1)</script> [a](javascript:x) {: onclick=y }"},
                             {}, {"hi": "*bold* <img src=x onerror=y> `code <b>`"})
-    md = glossary.expand("<!-- glossary:terms -->", "hi", (hostile,))
+    md = glossary.markdown("hi", (hostile,))
     import markdown
     html = markdown.markdown(md, extensions=["attr_list", "toc"])
     from html.parser import HTMLParser

@@ -10,10 +10,18 @@ _cache: dict[Path, tuple[tuple, Atlas]] = {}
 
 def atlas_for(root: Path) -> Atlas:
     """The validated data under `root/data`, from cache while no data file has changed."""
-    stamp = tuple(sorted((str(p), p.stat().st_mtime_ns) for p in (root / "data").rglob("*.yaml")))
+    stamp = tuple(sorted((str(p), _mtime(p)) for p in (root / "data").rglob("*.yaml")))
     hit = _cache.get(root)
     if hit and hit[0] == stamp:
         return hit[1]
     atlas = load_atlas(root)
     _cache[root] = (stamp, atlas)
     return atlas
+
+
+def _mtime(path: Path) -> int:
+    """Modification time, or -1 for a path that cannot be read (load_atlas says why)."""
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return -1

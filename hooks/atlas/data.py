@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from . import countries, yamlsrc
+from . import countries, sanitize, yamlsrc
 from .problems import DataError, Problem
 
 LANGUAGES = ("en", "hi", "vi")
@@ -29,6 +29,22 @@ HTML_IN_QUOTE = re.compile(
 PROVIDER_KEYS = ("id", "name", "homepage", "category", "facts")
 FACT_KEYS = ("value", "sources", "verified", "quote")
 COUNTRIES = "countries"   # list field whose items are ISO 3166-1 alpha-2 codes (see countries.py)
+# Allowed keys of every other data file kind, by where they appear (see _unknown_keys).
+FILE_KEYS = {
+    "fields": ("value_sets", "fields", "groups", "categories", "quiz", "region_filter"),
+    "field": ("values", "list", "empty_allowed", "item_words"),
+    "quiz rule": ("right", "wrong"),
+    "providers file": ("providers",),
+    "quiz file": ("questions",),
+    "question": ("id", "options", "correct", "multiple"),
+    "quiz text": ("title", "questions"),
+    "question text": ("question", "explanation", "options", "feedback"),
+}
+# Placeholders a translation may use, each only as {name}: no format spec, conversion,
+# attribute or index (a spec like {minutes:>100000000} would build a huge string).
+PLACEHOLDER_NAMES = frozenset({"answers", "correct", "count", "country", "date", "days", "group", "minutes", "n",
+                               "percent", "placeholders", "provider", "shown", "source", "sourced", "title",
+                               "total"})
 
 
 @dataclass(frozen=True)
@@ -106,7 +122,10 @@ class Atlas:
     def t(self, lang: str, key: str, **values: object) -> str:
         """The text for `key` in `lang`, with {placeholders} filled (not escaped)."""
         text = self.words[lang][key]
-        return text.format(**values) if values else text
+        try:
+            return text.format(**values) if values else text
+        except (KeyError, IndexError, ValueError) as exc:   # validated data never gets here
+            raise ValueError(f"text of key '{key}' in {lang} does not fit the values {sorted(values)}: {exc}") from None
 
     def value_label(self, lang: str, field_id: str, value: str) -> str:
         words = self.words[lang]
@@ -130,12 +149,12 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
     problems: list[Problem] = []
     data = root / "data"
 
-    fields_doc = yamlsrc.load(data / "fields.yaml", "data/fields.yaml", problems)
+    fields_doc = yamlsrc.load(data / "fields.yaml", "data/fields.yaml", problems, root)
     schema = _schema(fields_doc, problems) if fields_doc else None
-    providers_doc = yamlsrc.load(data / "providers.yaml", "data/providers.yaml", problems)
-    word_docs = {lang: yamlsrc.load(data / "i18n" / f"{lang}.yaml", f"data/i18n/{lang}.yaml", problems)
+    providers_doc = yamlsrc.load(data / "providers.yaml", "data/providers.yaml", problems, root)
+    word_docs = {lang: yamlsrc.load(data / "i18n" / f"{lang}.yaml", f"data/i18n/{lang}.yaml", problems, root)
                  for lang in languages}
-    quizzes, quiz_words = _quizzes(data / "quizzes", languages, problems)
+    quizzes, quiz_words = _quizzes(data / "quizzes", languages, problems, root)
 
     if schema is None:
         raise DataError(problems)
@@ -167,42 +186,70 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
 # --- schema -----------------------------------------------------------------------------
 
 def _schema(doc: yamlsrc.Doc, problems: list[Problem]):
-    d = doc.data if isinstance(doc.data, dict) else {}
+    if not isinstance(doc.data, dict):
+        problems.append(Problem(doc.path, 1, "", f"found {_kind(doc.data)}, allowed: a mapping with keys "
+                                f"{', '.join(FILE_KEYS['fields'])}"))
+        return None
+    d = doc.data
+    _unknown_keys(doc, d, "fields", (), "", problems)
+    for key, kind in (("fields", dict), ("groups", dict), ("categories", list), ("quiz", dict)):
+        if not isinstance(d.get(key), kind):
+            problems.append(Problem(doc.path, doc.line(key), f"key '{key}'",
+                                    f"found {_kind(d.get(key))}, allowed: a {'list' if kind is list else 'mapping'}"))
+            d = {**d, key: kind()}
     fields: dict[str, dict[str, float]] = {}
     list_fields: dict[str, ListField] = {}
     order: list[str] = []
-    for fid, spec in (d.get("fields") or {}).items():
+    for fid, spec in d["fields"].items():
         if isinstance(spec, dict) and "list" in spec:
+            _unknown_keys(doc, spec, "field", ("fields", fid), f"field '{fid}'", problems)
             parsed = _list_spec(doc, fid, spec, problems)
             if parsed:
                 list_fields[fid] = parsed
                 order.append(fid)
             continue
         values = spec.get("values") if isinstance(spec, dict) else None
+        if isinstance(spec, dict):
+            _unknown_keys(doc, spec, "field", ("fields", fid), f"field '{fid}'", problems)
         if not isinstance(values, dict) or "unknown" not in values:
             problems.append(Problem(doc.path, doc.line("fields", fid), f"field '{fid}'",
                                     "needs a 'values' mapping of value to rank that includes 'unknown', "
                                     "or a 'list' of allowed items"))
             continue
-        fields[fid] = {str(v): float(r) for v, r in values.items()}
-        order.append(fid)
+        bad = {v: r for v, r in values.items() if isinstance(r, bool) or not isinstance(r, (int, float))
+               or not 0 <= r <= 3}
+        for v, r in bad.items():
+            problems.append(Problem(doc.path, doc.line("fields", fid, "values", v), f"field '{fid}', value '{v}'",
+                                    f"rank found {_kind(r)}, allowed: a number from 0 to 3"))
+        fields[str(fid)] = {str(v): 2.0 if v in bad else float(r) for v, r in values.items()}   # reported above
+        order.append(str(fid))
     groups = {}
-    for gid, members in (d.get("groups") or {}).items():
-        unknown = [m for m in members or [] if m not in order]
+    for gid, members in d["groups"].items():
+        if not isinstance(members, list):
+            problems.append(Problem(doc.path, doc.line("groups", gid), f"group '{gid}'",
+                                    f"found {_kind(members)}, allowed: a list of field ids"))
+            continue
+        unknown = [m for m in members or [] if not _known(m, order)]
         if unknown or not members:
             problems.append(Problem(doc.path, doc.line("groups", gid), f"group '{gid}'",
                                     f"found fields {unknown or '[]'}, allowed: {', '.join(order)}"))
         groups[gid] = tuple(members or ())
     rules = {}
-    for fid, rule in (d.get("quiz") or {}).items():
+    for fid, rule in d["quiz"].items():
+        if not isinstance(rule, dict) or not all(isinstance(rule.get(side, []), list) for side in ("right", "wrong")):
+            problems.append(Problem(doc.path, doc.line("quiz", fid), f"quiz rule '{fid}'",
+                                    f"found {_kind(rule)}, allowed: a mapping with 'right' and 'wrong' lists"))
+            continue
+        _unknown_keys(doc, rule, "quiz rule", ("quiz", fid), f"quiz rule '{fid}'", problems)
         allowed = fields.get(fid, {})
-        bad = [v for side in ("right", "wrong") for v in (rule or {}).get(side, []) if v not in allowed or v == "unknown"]
+        bad = [v for side in ("right", "wrong") for v in (rule or {}).get(side, []) if not _known(v, allowed) or v == "unknown"]
         if fid not in fields or bad:
             problems.append(Problem(doc.path, doc.line("quiz", fid), f"quiz rule '{fid}'",
                                     f"found {bad or fid!r}, allowed: known values of a defined single-valued field"))
         rules[fid] = {side: tuple(str(v) for v in (rule or {}).get(side, [])) for side in ("right", "wrong")}
+    categories = tuple(str(c) for c in d["categories"] if isinstance(c, str))
     choices, home = _region_filter(doc, d.get("region_filter"), problems)
-    return fields, groups, tuple(d.get("categories") or ()), rules, list_fields, tuple(order), choices, home
+    return fields, groups, categories, rules, list_fields, tuple(order), choices, home
 
 
 def _list_spec(doc: yamlsrc.Doc, fid: str, spec: dict, problems: list[Problem]) -> ListField | None:
@@ -242,6 +289,7 @@ def _providers(doc: yamlsrc.Doc, fields, list_fields, categories, today, problem
     if not isinstance(doc.data, dict) or not isinstance(doc.data.get("providers"), list):
         problems.append(Problem(f, 1, "", "expected a top-level 'providers:' list"))
         return ()
+    _unknown_keys(doc, doc.data, "providers file", (), "", problems)
     out, seen = [], {}
     for i, rec in enumerate(doc.data["providers"]):
         line = doc.line("providers", i)
@@ -412,9 +460,11 @@ def _evidence(doc, at, where, item, value, today, problems) -> bool:
     quote = item.get("quote")
     ok = True
     shown = list(value) if isinstance(value, tuple) else value
-    if value == "unknown":   # an unknown written as a mapping needs no source
+    # URLs and dates are checked whatever the value: an `unknown` fact must not smuggle in a
+    # javascript: link or a future date that moves every table's "data as of" line.
+    if value == "unknown" and "sources" not in item:
         pass
-    elif not isinstance(sources, list) or not sources:
+    elif not isinstance(sources, list) or (not sources and value != "unknown"):
         problems.append(Problem(f, doc.line(*at), where,
                                 f"value {shown!r} has no sources; allowed: a list of one or more http(s) URLs"))
         ok = False
@@ -424,7 +474,7 @@ def _evidence(doc, at, where, item, value, today, problems) -> bool:
                 problems.append(Problem(f, doc.line(*at, "sources", k), where,
                                         f"source found {url!r}, allowed: an http:// or https:// URL"))
                 ok = False
-    if value == "unknown" and verified is None:
+    if value == "unknown" and "verified" not in item:
         pass
     elif not isinstance(verified, dt.date) or isinstance(verified, dt.datetime):
         problems.append(Problem(f, doc.line(*at, "verified") if "verified" in item else doc.line(*at), where,
@@ -484,6 +534,9 @@ def _check_words(docs, words, fields, groups, categories, provider_ids, rules, p
                 problems.append(Problem(doc.path, line, f"key '{key}'", f"found markup in {text!r}; allowed: plain text"))
             if re.search(r"https?://|javascript:", text, re.I):
                 problems.append(Problem(doc.path, line, f"key '{key}'", f"found a URL in {text!r}; allowed: plain text"))
+            bad_format = _format_problem(text)
+            if bad_format:
+                problems.append(Problem(doc.path, line, f"key '{key}'", bad_format))
             if lang != "en" and key in en and _placeholders(text) != _placeholders(en[key]):
                 problems.append(Problem(doc.path, line, f"key '{key}'",
                                         f"placeholders found {sorted(_placeholders(text))}, "
@@ -497,6 +550,22 @@ def _check_words(docs, words, fields, groups, categories, provider_ids, rules, p
                                     "extra key that English does not have"))
 
 
+def _format_problem(text: str) -> str | None:
+    """Why `text` is not a translation template of the one form we use: {name}."""
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        return f"found braces that do not pair ({exc}) in {text!r}; allowed: {{name}}, and {{{{ }}}} for a brace"
+    for _, name, spec, conversion in parsed:
+        if name is None:
+            continue
+        if spec or conversion or name not in PLACEHOLDER_NAMES:
+            shown = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            return (f"found placeholder {shown!r}; allowed: one of "
+                    f"{', '.join('{' + n + '}' for n in sorted(PLACEHOLDER_NAMES))}, with nothing after the name")
+    return None
+
+
 def _placeholders(text: Any) -> set[str]:
     if not isinstance(text, str):
         return set()
@@ -508,24 +577,27 @@ def _placeholders(text: Any) -> set[str]:
 
 # --- quizzes ----------------------------------------------------------------------------
 
-def _quizzes(folder: Path, languages, problems):
+def _quizzes(folder: Path, languages, problems, root: Path | None = None):
     quizzes: dict[str, tuple[Question, ...]] = {}
     texts: dict[str, dict[str, Any]] = {lang: {} for lang in languages}
+    if not folder.is_dir():
+        problems.append(Problem("data/quizzes", 1, "", "folder is missing (or is not a folder); it holds "
+                                "<quiz>.yaml and <language>/<quiz>.yaml for every <!-- quiz:… --> marker"))
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         qid = path.stem
         shown = f"data/quizzes/{path.name}"
-        doc = yamlsrc.load(path, shown, problems)
+        doc = yamlsrc.load(path, shown, problems, root)
         if doc is None:
             continue
         questions = _quiz_structure(doc, qid, problems)
         quizzes[qid] = questions
         for lang in languages:
-            tdoc = yamlsrc.load(folder / lang / path.name, f"data/quizzes/{lang}/{path.name}", problems)
+            tdoc = yamlsrc.load(folder / lang / path.name, f"data/quizzes/{lang}/{path.name}", problems, root)
             if tdoc is not None:
                 texts[lang][qid] = _quiz_text(tdoc, qid, questions, problems)
     for lang in languages:
         for path in sorted((folder / lang).glob("*.yaml")) if (folder / lang).is_dir() else []:
-            if path.stem not in quizzes:
+            if path.stem not in quizzes and not (folder / path.name).exists():
                 problems.append(Problem(f"data/quizzes/{lang}/{path.name}", 1, f"quiz '{path.stem}'",
                                         f"text for a quiz that has no data/quizzes/{path.name}"))
     return quizzes, {k: MappingProxyType(v) for k, v in texts.items()}
@@ -537,6 +609,7 @@ def _quiz_structure(doc, qid, problems) -> tuple[Question, ...]:
     if not isinstance(items, list) or not items:
         problems.append(Problem(f, 1, f"quiz '{qid}'", "expected a non-empty 'questions:' list"))
         return ()
+    _unknown_keys(doc, doc.data, "quiz file", (), f"quiz '{qid}'", problems)
     out, seen = [], set()
     for i, q in enumerate(items):
         line = doc.line("questions", i)
@@ -552,6 +625,10 @@ def _quiz_structure(doc, qid, problems) -> tuple[Question, ...]:
             problems.append(Problem(f, line, where, "duplicate question id"))
             continue
         seen.add(name)
+        _unknown_keys(doc, q, "question", ("questions", i), where, problems)
+        if "multiple" in q and not isinstance(q["multiple"], bool):
+            problems.append(Problem(f, doc.line("questions", i, "multiple"), where,
+                                    f"multiple found {_kind(q['multiple'])}, allowed: true or false"))
         options = q.get("options")
         correct = q.get("correct")
         if not isinstance(options, list) or len(options) < 2 or len(set(map(str, options))) != len(options):
@@ -579,6 +656,7 @@ def _quiz_structure(doc, qid, problems) -> tuple[Question, ...]:
 def _quiz_text(doc, qid, questions, problems) -> dict:
     f = doc.path
     d = doc.data if isinstance(doc.data, dict) else {}
+    _unknown_keys(doc, d, "quiz text", (), f"quiz '{qid}'", problems)
     if not isinstance(d.get("title"), str) or not d["title"].strip():
         problems.append(Problem(f, 1, f"quiz '{qid}', key 'title'", "missing quiz title"))
     qs = d.get("questions") if isinstance(d.get("questions"), dict) else {}
@@ -593,6 +671,7 @@ def _quiz_text(doc, qid, questions, problems) -> dict:
         if not isinstance(t, dict):
             problems.append(Problem(f, doc.line("questions"), where, "missing question text"))
             continue
+        _unknown_keys(doc, t, "question text", ("questions", q.id), where, problems)
         for key in ("question", "explanation"):
             if not _text(t.get(key)):
                 problems.append(Problem(f, doc.line("questions", q.id, key), f"{where}, key '{key}'", "missing text"))
@@ -615,6 +694,16 @@ def _quiz_text(doc, qid, questions, problems) -> dict:
 
 # --- helpers ----------------------------------------------------------------------------
 
+def _unknown_keys(doc: yamlsrc.Doc, mapping: dict, kind: str, at: tuple, where: str,
+                  problems: list[Problem]) -> None:
+    """A problem for each key of `mapping` (at key path `at` in `doc`) not allowed for `kind`."""
+    allowed = FILE_KEYS[kind]
+    for key in mapping:
+        if key not in allowed:
+            problems.append(Problem(doc.path, doc.line(*at, key), f"{where + ', ' if where else ''}key '{key}'",
+                                    f"unknown key, allowed: {', '.join(allowed)}"))
+
+
 def _flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     if isinstance(tree, dict):
@@ -627,12 +716,17 @@ def _flatten(tree: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def _known(value: Any, allowed: Any) -> bool:
+    """`value in allowed`, false for a value YAML built as a list or mapping (unhashable)."""
+    return not isinstance(value, (list, dict)) and value in allowed
+
+
 def _text(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
 def _is_url(value: Any) -> bool:
-    return isinstance(value, str) and bool(URL.match(value))
+    return sanitize.is_http_url(value)
 
 
 def _kind(value: Any) -> str:

@@ -24,7 +24,6 @@ ENTRY_KEYS = ("id", "en", "hi", "vi")
 LANG_KEYS = ("use", "avoid", "definition", "gender")
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MARKUP = re.compile(r"<[a-zA-Z/!]|&[a-zA-Z#][a-zA-Z0-9]*;|https?://")
-MARKER = re.compile(r"<!--\s*glossary:([^\s>]*)\s*-->")
 CODE_SPAN = re.compile(r"(`+).+?\1")
 # A variant matches at the start of a word and may be inflected after it (Hindi endings).
 _WORD_CHAR = r"[\w\u0900-\u097F]"
@@ -132,26 +131,22 @@ def find_avoided(lines: list[tuple[int, str]], lang: str, terms: tuple[Term, ...
     return out
 
 
-def expand(markdown: str, lang: str, terms: tuple[Term, ...]) -> str:
-    """Replace `<!-- glossary:terms -->` with the glossary in Markdown, text escaped.
+def markdown(lang: str, terms: tuple[Term, ...]) -> str:
+    """The glossary in Markdown for `lang` (what `<!-- glossary:terms -->` becomes).
 
     Generated as Markdown (not HTML after Markdown) so the headings get anchors, permalinks
     and a table of contents like any page. Every contributor string is HTML-escaped and
     its Markdown punctuation backslash-escaped, so it can only ever be text.
     """
-    def render(m: re.Match) -> str:
-        if m.group(1) != "terms":
-            raise ValueError(f"marker {m.group(0)!r} is not understood; allowed: <!-- glossary:terms -->")
-        out = []
-        for t in terms:
-            head = t.use.get(lang, t.en)
-            en = f" ({_md(t.en)})" if lang != "en" and head.casefold() != t.en.casefold() else ""
-            out.append(f"## {_md(head)}{en} {{ #{t.id} }}\n")
-            definition = t.definition.get(lang) or t.definition.get("en")
-            if definition:
-                out.append(_md(definition) + "\n")
-        return "\n".join(out)
-    return MARKER.sub(render, markdown)
+    out = []
+    for t in terms:
+        head = t.use.get(lang, t.en)
+        en = f" ({_md(t.en)})" if lang != "en" and head.casefold() != t.en.casefold() else ""
+        out.append(f"## {_md(head)}{en} {{ #{t.id} }}\n")
+        definition = t.definition.get(lang) or t.definition.get("en")
+        if definition:
+            out.append(_md(definition) + "\n")
+    return "\n".join(out)
 
 
 def _finds(variant: str, text: str) -> bool:

@@ -11,15 +11,14 @@ Exit status 1 on anything a translator must fix; outdated pages are listed but d
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
-from . import glossary, leaks, structure, translations
+from . import files, glossary, leaks, markers, sanitize, structure, translations, yamlsrc
 from .data import LANGUAGES, load_atlas
-from .problems import DataError
+from .problems import DataError, Problem
 from .pages import prose_lines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,11 +31,31 @@ class Report:
     table: list[tuple[str, int, int, int, int]] = field(default_factory=list)
 
 
-def keep_terms(root: Path) -> frozenset[str]:
-    terms = yaml.safe_load((root / "data" / "keep-terms.yaml").read_text(encoding="utf-8"))["terms"]
+def keep_terms(root: Path, problems: list[Problem] | None = None) -> frozenset[str]:
+    """Terms the English-leak check ignores: data/keep-terms.yaml plus provider names."""
+    problems = [] if problems is None else problems
+    doc = yamlsrc.load(root / "data" / "keep-terms.yaml", "data/keep-terms.yaml", problems, root)
+    terms: list[str] = []
+    if doc is not None:
+        data = doc.data if isinstance(doc.data, dict) else {}
+        for key in data:
+            if key != "terms":
+                problems.append(Problem(doc.path, doc.line(key), f"key '{key}'", "unknown key, allowed: terms"))
+        raw = data.get("terms")
+        if not isinstance(raw, list):
+            problems.append(Problem(doc.path, doc.line("terms"), "key 'terms'",
+                                    "expected a 'terms:' list of technical names"))
+            raw = []
+        for i, term in enumerate(raw):
+            if isinstance(term, str) and term.strip():
+                terms.append(term)
+            else:
+                problems.append(Problem(doc.path, doc.line("terms", i), f"term #{i + 1}",
+                                        f"found {term!r}, allowed: a technical name as text"))
     names = []
-    providers = yaml.safe_load((root / "data" / "providers.yaml").read_text(encoding="utf-8"))
-    for p in (providers or {}).get("providers") or []:
+    providers = yamlsrc.load(root / "data" / "providers.yaml", "data/providers.yaml", [], root)
+    data = providers.data if providers is not None and isinstance(providers.data, dict) else {}
+    for p in data.get("providers") if isinstance(data.get("providers"), list) else []:
         if isinstance(p, dict) and isinstance(p.get("name"), str):
             names.append(p["name"])
     # longest first, so "NVIDIA GPU Operator" goes before "NVIDIA"
@@ -47,8 +66,9 @@ def check(root: Path = ROOT, languages: tuple[str, ...] = LANGUAGES) -> Report:
     """Run every translation check under `root`."""
     report = Report()
     docs = root / "docs"
+    atlas = None
     try:
-        load_atlas(root, languages)
+        atlas = load_atlas(root, languages)
     except DataError as exc:
         report.failures += [str(p) for p in exc.problems]
     try:
@@ -57,7 +77,20 @@ def check(root: Path = ROOT, languages: tuple[str, ...] = LANGUAGES) -> Report:
         report.failures += [str(p) for p in exc.problems]
         terms = ()
     report.failures += glossary.check_tree(root, terms, tuple(la for la in languages if la != "en"))
-    keep = keep_terms(root)
+    found: list[Problem] = []
+    keep = keep_terms(root, found)
+    file_problems, texts = sanitize.check_docs(docs, root, languages)
+    found += file_problems
+    for path, text in sorted(texts.items()):
+        found += sanitize.page_problems(text, path.relative_to(root).as_posix())
+    report.failures += [str(p) for p in sorted(set(found))]
+    if file_problems:   # the checks below read every page; fix these first
+        return report
+    if atlas is not None:
+        ctx = lambda lang: markers.Context(  # noqa: E731
+            atlas, lang, dt.date.today(), "",
+            extra={"status": lambda: translations.render_status(atlas, docs, lang)}, terms=tuple(terms))
+        report.failures += markers.check_tree(docs, texts, ctx)[0]
     en_pages = translations.english_pages(docs)
     for lang in languages:
         if lang == "en":
@@ -73,13 +106,13 @@ def check(root: Path = ROOT, languages: tuple[str, ...] = LANGUAGES) -> Report:
                 report.notes.append(f"{rel}: outdated ({why}); update it, then run "
                                     f"`make i18n-sync PAGE={s.page} LANGS={lang}`")
             path = docs / lang / s.page
-            text = path.read_text(encoding="utf-8")
+            text = texts[path]
             for n, sentence in leaks.find_in_lines(prose_lines(text), lang, keep):
                 report.failures.append(f"{rel}:{n}: English left in a {lang} page: {sentence!r}")
-            for n, message in structure.compare(docs / "en" / s.page, path):
+            for n, message in structure.compare(docs / "en" / s.page, path, texts):
                 report.failures.append(f"{rel}:{n}: {message}")
-        extra = sorted(p.relative_to(docs / lang).as_posix() for p in (docs / lang).rglob("*.md")
-                       if not (docs / "en" / p.relative_to(docs / lang)).exists())
+        extra = sorted(p.relative_to(docs / lang).as_posix() for p in texts
+                       if p.is_relative_to(docs / lang) and not (docs / "en" / p.relative_to(docs / lang)).exists())
         for page in extra:
             report.failures.append(f"docs/{lang}/{page}:1: page has no English original docs/en/{page}")
         report.failures += _data_leaks(root, lang, keep)
@@ -91,12 +124,14 @@ def check(root: Path = ROOT, languages: tuple[str, ...] = LANGUAGES) -> Report:
 def _data_leaks(root: Path, lang: str, keep: frozenset[str]) -> list[str]:
     """English left in a language's data translations (i18n strings and quiz texts)."""
     out = []
-    files = [root / "data" / "i18n" / f"{lang}.yaml", *sorted((root / "data" / "quizzes" / lang).glob("*.yaml"))]
-    for path in files:
-        if not path.exists():
-            continue
+    paths = [root / "data" / "i18n" / f"{lang}.yaml", *sorted((root / "data" / "quizzes" / lang).glob("*.yaml"))]
+    for path in paths:
+        try:
+            text = files.read_text(path, root)
+        except files.FileProblem:
+            continue   # load_atlas has reported it
         rel = path.relative_to(root).as_posix()
-        lines = [(n, line.split(":", 1)[1]) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        lines = [(n, line.split(":", 1)[1]) for n, line in enumerate(text.split("\n"), 1)
                  if ":" in line and not line.lstrip().startswith("#")]
         for n, sentence in leaks.find_in_lines(lines, lang, keep):
             out.append(f"{rel}:{n}: English left in {lang} data: {sentence!r}")
@@ -138,6 +173,9 @@ def _sync(root: Path, page: str, langs: list[str]) -> int:
             print(f"docs/{lang}/{page}: {'recorded current English source' if changed else 'already current'}")
         except FileNotFoundError as exc:
             print(f"error: {exc} does not exist", file=sys.stderr)
+            status = 1
+        except (files.FileProblem, OSError, UnicodeDecodeError) as exc:
+            print(f"error: docs/{lang}/{page}: {exc}", file=sys.stderr)
             status = 1
     return status
 

@@ -1,22 +1,29 @@
 """Find our HTML-comment markers in a page's Markdown and replace them with rendered HTML.
 
-A marker names its owner (`providers:`, `quiz:`, `i18n:`), so a comment that is not ours
-is left alone, and one of ours that is not understood stops the build.
+A marker names its owner (`providers:`, `quiz:`, `i18n:`, `glossary:`), so a comment that is
+not ours is left alone, and one of ours that is not understood stops the build. Most markers
+become HTML slots filled after Markdown; `glossary:` becomes Markdown, so its headings get
+anchors, permalinks and a table of contents like any page.
 """
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import quizzes, tables
+from . import glossary, quizzes, tables
 from .data import Atlas
+from .pages import code_mask
 
-MARKER = re.compile(r"<!--\s*(providers|quiz|i18n):([a-z0-9-]+)((?:\s+[a-z]+=[^\s>]+)*)\s*-->")
-OURS = re.compile(r"<!--\s*(providers|quiz|i18n):")
-FENCE = re.compile(r"^\s*(```|~~~)")
+MARKER = re.compile(r"<!--\s*(providers|quiz|i18n|glossary):([a-z0-9-]+)((?:\s+[a-z]+=[^\s>]+)*)\s*-->")
+OURS = re.compile(r"<!--\s*(providers|quiz|i18n|glossary):")
+OWNERS = ("providers", "quiz", "i18n", "glossary")
+COMMENT = re.compile(r"<!--(.*?)(?:-->|$)")
+LOOKS_OURS = re.compile(r"^\s*([A-Za-z][\w.-]*)\s*:")      # <!-- something: … --> reads as a marker
+INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 
 
 @dataclass(frozen=True)
@@ -26,6 +33,8 @@ class Marker:
     options: dict[str, str]
     line: int
     text: str
+    start: int = 0      # column span of `text` in its line
+    end: int = 0
 
 
 @dataclass
@@ -37,6 +46,7 @@ class Context:
     today: dt.date
     report_url: str
     extra: dict[str, Callable[[], str]] = field(default_factory=dict)  # e.g. i18n:status
+    terms: tuple[glossary.Term, ...] = ()                               # for glossary:terms
     counter: int = 0
 
     def next_id(self, prefix: str) -> str:
@@ -45,25 +55,32 @@ class Context:
 
 
 def find(markdown: str) -> tuple[list[Marker], list[tuple[int, str]]]:
-    """Markers outside fenced code, and (line, text) of our comments that do not parse."""
+    """Markers outside code (fenced, indented or inline), and (line, text) of comments that
+    look like ours but do not parse, so a typo stops the build instead of rendering nothing."""
     found, broken = [], []
-    fenced = False
-    for n, line in enumerate(markdown.splitlines(), 1):
-        if FENCE.match(line):
-            fenced = not fenced
+    lines = markdown.split("\n")
+    mask = code_mask(lines)
+    for n, (line, is_code) in enumerate(zip(lines, mask), 1):
+        if is_code or "<!--" not in line:
             continue
-        if fenced or "<!--" not in line:
-            continue
-        for m in OURS.finditer(line):
-            end = line.find("-->", m.start())
-            text = line[m.start(): end + 3] if end >= 0 else line[m.start():]
+        visible = INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line)   # same columns, code blanked
+        for c in COMMENT.finditer(visible):
+            text = line[c.start(): c.end()]
             full = MARKER.fullmatch(text)
-            if not full:
+            if full:
+                opts = dict(o.split("=", 1) for o in full.group(3).split())
+                found.append(Marker(full.group(1), full.group(2), opts, n, text, c.start(), c.end()))
+            elif _looks_ours(c.group(1), closed=text.endswith("-->")):
                 broken.append((n, text))
-                continue
-            opts = dict(o.split("=", 1) for o in full.group(3).split())
-            found.append(Marker(full.group(1), full.group(2), opts, n, text))
     return found, broken
+
+
+def _looks_ours(body: str, closed: bool) -> bool:
+    m = LOOKS_OURS.match(body)
+    word = m.group(1) if m else (body.split() or [""])[0]
+    if m or not closed:
+        return bool(m) or word.lower().rstrip(":") in OWNERS
+    return bool(difflib.get_close_matches(word.lower(), OWNERS, n=1, cutoff=0.75))
 
 
 SLOT = "<!-- atlas-slot {} -->"
@@ -78,23 +95,44 @@ def replace(markdown: str, ctx: Context, rendered: list[str] | None = None) -> t
     the same markers in the same order (see `check_tree`).
     """
     markers, broken = find(markdown)
-    if rendered is not None and len(rendered) == len(markers) and not broken:
-        out = markdown
-        for n, m in enumerate(markers):
-            out = out.replace(m.text, "\n" + SLOT.format(n) + "\n", 1)
-        return out, [], list(rendered)
+    if rendered is not None and len(rendered) == len(markers) and not broken \
+            and not any(m.owner == "glossary" for m in markers):
+        return _swap(markdown, markers), [], list(rendered)
     errors = [f"line {n}: marker {text!r} is not understood; allowed: {ALLOWED}" for n, text in broken]
-    out, slots = markdown, []
+    slots, placed, inline, quizzes_seen = [], [], [], {}
     for m in markers:
+        if m.owner == "glossary":
+            try:
+                inline.append((m, _render_markdown(m, ctx)))
+            except ValueError as exc:
+                errors.append(f"line {m.line}: marker {m.text!r}: {exc.args[0]}")
+            continue
+        if m.owner == "quiz" and m.name != "generated":
+            if m.name in quizzes_seen:   # its element ids would repeat
+                errors.append(f"line {m.line}: marker {m.text!r}: quiz '{m.name}' is already on line "
+                              f"{quizzes_seen[m.name]} of this page; allowed: each quiz once per page")
+                continue
+            quizzes_seen[m.name] = m.line
         try:
             html = _render(m, ctx)
         except (quizzes.QuizError, KeyError, ValueError) as exc:
             reason = exc.args[0] if exc.args else exc
             errors.append(f"line {m.line}: marker {m.text!r}: {reason}")
             continue
-        out = out.replace(m.text, "\n" + SLOT.format(len(slots)) + "\n", 1)
+        placed.append(m)
         slots.append(html)
-    return out, errors, slots
+    return _swap(markdown, placed, inline), errors, slots
+
+
+def _swap(markdown: str, markers: list[Marker], inline: list[tuple[Marker, str]] = ()) -> str:
+    """`markdown` with each marker (by its own line and columns) replaced by its slot, and
+    each `inline` marker by its Markdown."""
+    lines = markdown.split("\n")
+    swaps = [(m, SLOT.format(n)) for n, m in enumerate(markers)] + list(inline)
+    for m, text in sorted(swaps, key=lambda s: (s[0].line, s[0].start), reverse=True):
+        line = lines[m.line - 1]
+        lines[m.line - 1] = line[: m.start] + "\n" + text + "\n" + line[m.end:]
+    return "\n".join(lines)
 
 
 def fill(html: str, slots: list[str]) -> str:
@@ -105,26 +143,42 @@ def fill(html: str, slots: list[str]) -> str:
     return html
 
 
-def check_tree(docs: Path, ctx_for: Callable[[str], Context]) -> tuple[list[str], dict[tuple[str, str], list[str]]]:
-    """Render every marker of every page in every language folder under `docs`.
+def check_tree(docs: Path, texts: dict[Path, str], ctx_for: Callable[[str], Context]
+               ) -> tuple[list[str], dict[tuple[str, str], list[str]]]:
+    """Render every marker of every page (`texts`: page path -> text, read by
+    `sanitize.check_docs`) in every language folder under `docs`.
 
-    Returns the problems, as 'docs/…md: line N: …' with lines counted in the file, and the
+    Returns the problems, as 'docs/…md:N: …' with lines counted in the file, and the
     rendered HTML per (language, file), so each page's build reuses it instead of rendering
     again. Run once before the first language is written, so a broken marker in any
     language stops the build before any page reaches the site folder.
     """
     problems, rendered = [], {}
-    for folder in sorted(p for p in docs.iterdir() if p.is_dir()):
-        for page in sorted(folder.rglob("*.md")):
-            _, errors, slots = replace(page.read_text(encoding="utf-8"), ctx_for(folder.name))
-            rel = page.relative_to(docs.parent).as_posix()
-            problems += [f"{rel}: {e}" for e in errors]
-            rendered[(folder.name, str(page.resolve()))] = slots
+    for page, text in sorted(texts.items()):
+        lang = page.relative_to(docs).parts[0]
+        _, errors, slots = replace(text, ctx_for(lang))
+        rel = page.relative_to(docs.parent).as_posix()
+        problems += [located(rel, e) for e in errors]
+        rendered[(lang, str(page.resolve()))] = slots
     return problems, rendered
 
 
+def located(rel: str, error: str) -> str:
+    """'line N: message' from `replace` as 'file:N: message'."""
+    m = re.match(r"line (\d+): ", error)
+    return f"{rel}:{m.group(1)}: {error[m.end():]}" if m else f"{rel}:1: {error}"
+
+
 ALLOWED = ("<!-- providers:table feature=GROUP -->, <!-- providers:matrix -->, <!-- providers:list -->, "
-           "<!-- quiz:ID -->, <!-- quiz:generated feature=FIELD count=N -->, <!-- i18n:status -->")
+           "<!-- quiz:ID -->, <!-- quiz:generated feature=FIELD count=N -->, <!-- i18n:status -->, "
+           "<!-- glossary:terms -->")
+
+
+def _render_markdown(m: Marker, ctx: Context) -> str:
+    if m.name != "terms":
+        raise ValueError(f"unknown marker '{m.owner}:{m.name}', allowed: <!-- glossary:terms -->")
+    _only(m, set())
+    return glossary.markdown(ctx.lang, ctx.terms)
 
 
 def _render(m: Marker, ctx: Context) -> str:

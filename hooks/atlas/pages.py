@@ -9,9 +9,10 @@ import re
 
 from markupsafe import Markup, escape
 
-FRONT_MATTER = re.compile(r"\A---\s*\n.*?\n---\s*\n", re.S)
+FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.S)   # as mkdocs reads it
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{\s*#([A-Za-z0-9_-]+)[^}]*\})?\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
+FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
 WORD = re.compile(r"[^\s]*[^\W_][^\s]*")  # whitespace-separated words; \w alone splits Devanagari at vowel signs
 WORDS_PER_MINUTE = 200
 
@@ -27,19 +28,45 @@ def body(markdown: str) -> str:
     return FRONT_MATTER.sub("", markdown, count=1)
 
 
+def code_mask(lines: list[str], indented: bool = True) -> list[bool]:
+    """For each line, whether it is code: inside a fence (closed only by the same character,
+    at least as long, with nothing after it, so a ```` fence may hold ``` lines), or, with
+    `indented`, an indented code block (four spaces or a tab after a blank line)."""
+    mask, fence, prev_blank, in_block = [], "", True, False
+    for line in lines:
+        m = FENCE_LINE.match(line)
+        if fence:
+            mask.append(True)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
+                fence = ""
+            prev_blank = False
+            continue
+        if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+            fence = m.group(1)
+            mask.append(True)
+            in_block = False
+            continue
+        blank = not line.strip()
+        if indented and not blank and line.startswith(("    ", "\t")) and (prev_blank or in_block):
+            in_block = True
+        elif not blank:
+            in_block = False
+        mask.append(in_block and not blank or (in_block and blank))
+        prev_blank = blank
+    return mask
+
+
 def prose_lines(markdown: str) -> list[tuple[int, str]]:
     """(line number, text) of lines outside fenced code and front matter."""
-    out, fenced = [], False
-    lines = markdown.splitlines()
+    out = []
+    lines = markdown.split("\n")
     start = 0
     m = FRONT_MATTER.match(markdown)
     if m:
         start = markdown[: m.end()].count("\n")
-    for n, line in enumerate(lines[start:], start + 1):
-        if FENCE.match(line):
-            fenced = not fenced
-            continue
-        if not fenced:
+    body = lines[start:]
+    for n, (line, is_code) in enumerate(zip(body, code_mask(body, indented=False)), start + 1):
+        if not is_code:
             out.append((n, line))
     return out
 

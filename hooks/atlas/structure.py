@@ -43,10 +43,12 @@ def _code_blocks(text: str) -> list[tuple[str, str]]:
     return blocks
 
 
-def compare(english: Path, translated: Path) -> list[tuple[int, str]]:
-    """(line, message) for each way the translation's skeleton differs from English."""
-    en, tr = skeleton(english.read_text(encoding="utf-8")), skeleton(translated.read_text(encoding="utf-8"))
-    lines = translated.read_text(encoding="utf-8").splitlines()
+def compare(english: Path, translated: Path, texts: dict[Path, str] | None = None) -> list[tuple[int, str]]:
+    """(line, message) for each way the translation's skeleton differs from English
+    (`texts`: the pages' text already read, by path)."""
+    read = lambda p: texts[p] if texts and p in texts else p.read_text(encoding="utf-8")  # noqa: E731
+    en, tr = skeleton(read(english)), skeleton(read(translated))
+    lines = read(translated).splitlines()
     out = []
     if [h[1] for h in en["headings"]] != [h[1] for h in tr["headings"]] or len(en["headings"]) != len(tr["headings"]):
         ea, ta = [h[1] for h in en["headings"]], [h[1] for h in tr["headings"]]

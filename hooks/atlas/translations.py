@@ -5,8 +5,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from . import files, yamlsrc
 from .data import Atlas
 from .pages import FRONT_MATTER, source_hash
 from .render import render
@@ -31,26 +30,26 @@ def english_pages(docs: Path) -> list[str]:
 
 
 def front_matter(text: str) -> dict:
+    """The page's front matter, read with the bounded loader; {} when absent or broken
+    (sanitize.front_matter_problems reports broken front matter with its line)."""
     m = FRONT_MATTER.match(text)
     if not m:
         return {}
-    try:
-        data = yaml.safe_load(m.group(0).strip().strip("-"))
-    except yaml.YAMLError:
-        return {}
-    return data if isinstance(data, dict) else {}
+    doc = yamlsrc.parse(m.group(1), "page", [], first_line=2)
+    return doc.data if doc is not None and isinstance(doc.data, dict) else {}
+
 
 
 def state(docs: Path, lang: str, page: str) -> PageState:
     """How the `lang` version of `page` stands against the English original."""
     en = docs / "en" / page
-    current = source_hash(en.read_text(encoding="utf-8")) if en.exists() else None
+    current = source_hash(files.read_text(en, docs.parent)) if en.exists() else None
     if lang == "en":
         return PageState(lang, page, en.exists(), False, False, current, current)
     mine = docs / lang / page
     if not mine.exists():
         return PageState(lang, page, False, True, False, None, current)
-    recorded = front_matter(mine.read_text(encoding="utf-8")).get(HASH_KEY)
+    recorded = front_matter(files.read_text(mine, docs.parent)).get(HASH_KEY)
     recorded = str(recorded) if recorded is not None else None
     return PageState(lang, page, True, False, current is not None and recorded != current, recorded, current)
 
@@ -75,7 +74,7 @@ def sync(docs: Path, lang: str, page: str) -> bool:
     if not st.exists or lang == "en" or st.current is None:
         raise FileNotFoundError(f"docs/{lang}/{page}" if not st.exists else f"docs/en/{page}")
     path = docs / lang / page
-    text = path.read_text(encoding="utf-8")
+    text = files.read_text(path, docs.parent)
     m = FRONT_MATTER.match(text)
     line = f"{HASH_KEY}: {st.current}"
     if m:

@@ -7,6 +7,7 @@ from typing import Any
 
 import yaml
 
+from . import files
 from .problems import Problem
 
 try:  # libyaml's C loader is several times faster; fall back where it is not built
@@ -31,60 +32,135 @@ class Doc:
         return self.lines.get(keys, 1)
 
 
-def load(path: Path, shown_as: str, problems: list[Problem]) -> Doc | None:
-    """Parse `path`; on failure append a located problem and return None."""
+MAX_ALIASES = 100      # fields.yaml uses ~15; a billion-laughs file needs thousands
+MAX_DEPTH = 50         # our deepest file nests 6 levels
+MAX_NODES = 200_000    # providers.yaml has ~10,000
+
+
+def load(path: Path, shown_as: str, problems: list[Problem], root: Path | None = None) -> Doc | None:
+    """Parse `path` (a regular UTF-8 file inside `root`, by default the folder that holds
+    data/); on failure append a located problem and return None."""
+    try:
+        text = files.read_text(path, root or _repository(path))
+    except files.FileProblem as exc:
+        problems.append(Problem(shown_as, exc.line, "", str(exc)))
+        return None
+    return parse(text, shown_as, problems)
+
+
+def parse(text: str, shown_as: str, problems: list[Problem], first_line: int = 1) -> Doc | None:
+    """Parse YAML `text` that starts on line `first_line` of `shown_as`, within the bounds
+    above; on failure append a located problem and return None."""
     doc = Doc(shown_as)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        problems.append(Problem(shown_as, 1, "", "file is missing"))
-        return None
-    except UnicodeDecodeError as exc:
-        problems.append(Problem(shown_as, 1, "", f"not valid UTF-8 ({exc.reason})"))
-        return None
+    at = first_line - 1
     if not text.strip():
-        problems.append(Problem(shown_as, 1, "", "file is empty; expected a YAML mapping"))
+        problems.append(Problem(shown_as, first_line, "", "file is empty; expected a YAML mapping"))
         return None
     try:
+        _check_shape(text, shown_as, at)
         node = yaml.compose(text, Loader=_Loader)
+    except _TooBig as exc:
+        problems.append(Problem(shown_as, exc.line, "", str(exc)))
+        return None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
+        line = mark.line + 1 + at if mark else first_line
         hint = " (YAML does not allow tab characters for indentation)" if "\t" in text else ""
         problems.append(Problem(shown_as, line, "", f"malformed YAML: {exc.problem}{hint}"))
         return None
     except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors are rare
-        problems.append(Problem(shown_as, 1, "", f"malformed YAML: {exc}"))
+        problems.append(Problem(shown_as, first_line, "", f"malformed YAML: {exc}"))
         return None
     if node is None:
-        problems.append(Problem(shown_as, 1, "", "file is empty; expected a YAML mapping"))
+        problems.append(Problem(shown_as, first_line, "", "file is empty; expected a YAML mapping"))
         return None
-    doc.data = _construct(node, (), doc.lines, shown_as, problems)
+    try:
+        doc.data = _construct(node, (), doc.lines, shown_as, problems, _Budget(at))
+    except _TooBig as exc:
+        problems.append(Problem(shown_as, exc.line, "", str(exc)))
+        return None
     return doc
 
 
-def _construct(node: yaml.Node, keys: tuple, lines: dict, file: str, problems: list[Problem]) -> Any:
-    lines[keys] = node.start_mark.line + 1
+class _TooBig(ValueError):
+    def __init__(self, message: str, line: int):
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass
+class _Budget:
+    """Counts what construction has built, so aliases cannot multiply a small file."""
+
+    offset: int
+    nodes: int = 0
+    seen: set = field(default_factory=set)
+    aliases: int = 0
+
+    def spend(self, node: yaml.Node) -> None:
+        self.nodes += 1
+        if id(node) in self.seen:       # the composer shares one node per anchor
+            self.aliases += 1
+            if self.aliases > MAX_ALIASES:
+                raise _TooBig(f"more than {MAX_ALIASES} alias uses (*name); allowed: at most {MAX_ALIASES}",
+                              node.start_mark.line + 1 + self.offset)
+        elif isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            self.seen.add(id(node))
+        if self.nodes > MAX_NODES:
+            raise _TooBig(f"more than {MAX_NODES:,} values; allowed: at most {MAX_NODES:,}",
+                          node.start_mark.line + 1 + self.offset)
+
+
+def _check_shape(text: str, shown_as: str, at: int) -> None:
+    """Refuse, from the event stream alone, nesting or alias counts beyond the bounds."""
+    depth = aliases = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise _TooBig(f"more than {MAX_ALIASES} alias uses (*name); allowed: at most {MAX_ALIASES}",
+                              event.start_mark.line + 1 + at)
+        elif isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _TooBig(f"nested more than {MAX_DEPTH} levels deep; allowed: at most {MAX_DEPTH}",
+                              event.start_mark.line + 1 + at)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _repository(path: Path) -> Path:
+    """The folder that holds `data/` (or `docs/`) above `path`: files must stay inside it."""
+    for parent in Path(path).absolute().parents:
+        if parent.name in ("data", "docs"):
+            return parent.parent
+    return Path(path).absolute().parent
+
+
+def _construct(node: yaml.Node, keys: tuple, lines: dict, file: str, problems: list[Problem],
+               budget: _Budget) -> Any:
+    budget.spend(node)
+    lines[keys] = node.start_mark.line + 1 + budget.offset
     if isinstance(node, yaml.MappingNode):
         out: dict = {}
         for key_node, value_node in node.value:
-            key = _scalar(key_node)
+            key = _scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else []
             if not isinstance(key, (str, int, float, bool, type(None))) and not hasattr(key, "isoformat"):
-                problems.append(Problem(file, key_node.start_mark.line + 1, "",
+                problems.append(Problem(file, key_node.start_mark.line + 1 + budget.offset, "",
                                         "a key must be plain text, not a list or mapping"))
                 continue
             if key == "<<":  # merge keys (anchors) are resolved by the safe constructor
-                merged = _construct(value_node, keys, {}, file, problems)
+                merged = _construct(value_node, keys, {}, file, problems, budget)
                 for k, v in (merged.items() if isinstance(merged, dict) else []):
                     out.setdefault(k, v)
                 continue
             if key in out:
-                problems.append(Problem(file, key_node.start_mark.line + 1, "",
+                problems.append(Problem(file, key_node.start_mark.line + 1 + budget.offset, "",
                                         f"key '{key}' appears twice in the same mapping"))
-            out[key] = _construct(value_node, keys + (key,), lines, file, problems)
+            out[key] = _construct(value_node, keys + (key,), lines, file, problems, budget)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_construct(item, keys + (i,), lines, file, problems) for i, item in enumerate(node.value)]
+        return [_construct(item, keys + (i,), lines, file, problems, budget) for i, item in enumerate(node.value)]
     return _scalar(node)
 
 
@@ -95,5 +171,5 @@ def _scalar(node: yaml.Node) -> Any:
     """Build a scalar (or a key that is not a scalar); a value YAML cannot build stays text."""
     try:
         return _CONSTRUCTOR.construct_object(node, deep=True)
-    except (ValueError, yaml.constructor.ConstructorError):
+    except (ValueError, OverflowError, yaml.constructor.ConstructorError):
         return node.value if isinstance(node, yaml.ScalarNode) else None

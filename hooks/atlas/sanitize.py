@@ -1,0 +1,286 @@
+"""One policy for untrusted text (pages, front matter, URLs), used by the build and `make i18n`.
+
+- Front matter: only the keys we use, each plain text on one line: no tags, no character
+  references, no control characters. Markup there is refused with `file:line` rather than
+  escaped silently, because a contributor who wrote `<b>` meant something we will not show;
+  the hook also escapes the values where it hands them to the theme (belt and braces: the
+  theme prints `page.title` and `page.meta.description` without escaping).
+- Page HTML: the page's rendered HTML (so raw HTML, Markdown links, and attribute lists such
+  as `{: onclick=… }` are all seen the same way, after entity decoding) may hold only the
+  elements and attributes in ALLOWED_ELEMENTS / ALLOWED_ATTRIBUTES, and every link is
+  http(s), mailto:, relative or a fragment. Python's own `html.parser` reads it: the same
+  tokenizer rules as a browser for tags and attributes, with no new dependency.
+- URLs in data: absolute http(s) with a host, no credentials, no spaces or backslashes.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from . import yamlsrc
+from .problems import Problem
+
+# What Markdown (with our mkdocs.yml extensions) produces, plus the notices our hook adds.
+# Pages use no raw HTML today; anything else needs a reason and a line here.
+ALLOWED_ELEMENTS = frozenset({
+    "p", "h1", "h2", "h3", "h4", "h5", "h6", "a", "em", "strong", "code", "pre", "blockquote",
+    "ul", "ol", "li", "hr", "br", "img", "table", "thead", "tbody", "tr", "th", "td",
+    "div", "span", "details", "summary",
+})
+ALLOWED_ATTRIBUTES = frozenset({
+    "id", "class", "href", "title", "alt", "src", "lang", "hreflang", "role", "open", "style",
+})
+STYLE = re.compile(r"^\s*text-align:\s*(left|right|center)\s*;?\s*$")   # Markdown table alignment
+NAME = re.compile(r"^[^\s\"'<>&`=]+$")        # ids and class names (Unicode slugs too); '__' is refused below
+URL_ATTRIBUTES = frozenset({"href", "src", "action", "formaction", "poster", "cite", "data",
+                            "background", "srcset", "xlink:href", "ping", "longdesc", "manifest"})
+LINK_SCHEMES = ("http", "https", "mailto")
+# Files MkDocs would publish verbatim from docs/: pictures only (no .html, .js, .svg, .css).
+STATIC_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
+
+FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.S)   # as mkdocs reads it
+FRONT_MATTER_KEYS = ("title", "description", "source_hash")
+REQUIRED_KEYS = ("title",)
+MARKUP = re.compile(r"[<>]|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);?")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+HASH = re.compile(r"^[0-9a-f]{12}$")
+
+# The Markdown extensions of mkdocs.yml, for `make i18n`, which renders without MkDocs.
+EXTENSIONS = ("attr_list", "md_in_html", "admonition", "tables", "toc", "pymdownx.superfences",
+              "pymdownx.details")
+
+
+# --- URLs -------------------------------------------------------------------------------
+
+def is_http_url(value: object) -> bool:
+    """An absolute http(s) URL with a host: no credentials, spaces, backslashes or controls."""
+    if not isinstance(value, str) or len(value) > 2000 or re.search(r"[\s\\<>\"'`\x00-\x1f\x7f]", value):
+        return False
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
+    except ValueError:
+        return False
+    return (parts.scheme in ("http", "https") and bool(parts.hostname) and "@" not in parts.netloc
+            and bool(re.fullmatch(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?", parts.netloc)))
+
+
+def link_problem(url: str, attribute: str = "href") -> str | None:
+    """Why `url` may not appear in a page's `attribute`, or None.
+
+    A browser drops spaces around a URL and tabs and newlines inside it before reading the
+    scheme, so `java\\tscript:` is `javascript:`; this does the same.
+    """
+    cleaned = re.sub(r"[\t\n\r]", "", url).strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e"
+                                                 "\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a"
+                                                 "\x1b\x1c\x1d\x1e\x1f ")
+    m = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*):", cleaned)
+    scheme = m.group(1).lower() if m else ""
+    external = bool(scheme) or cleaned.startswith(("//", "\\\\", "/\\", "\\/"))
+    if attribute != "href" and external:
+        return f"{attribute}={url!r} loads from another host; allowed: a relative path"
+    if scheme and scheme not in LINK_SCHEMES:
+        return f"link to {url!r}; allowed: http(s), mailto:, a relative path or a #fragment"
+    if scheme in ("http", "https") and not is_http_url(cleaned):
+        return f"link to {url!r} is not a plain http(s) URL (credentials, spaces or no host); allowed: https://host/path"
+    if "\\" in cleaned:
+        return f"link to {url!r} has a backslash; allowed: forward slashes only"
+    return None
+
+
+# --- front matter -----------------------------------------------------------------------
+
+def split_front_matter(text: str, shown: str, problems: list[Problem]) -> tuple[dict | None, int]:
+    """(front matter mapping or None, line where the body starts); problems for what is broken."""
+    if not text.startswith("---"):
+        problems.append(Problem(shown, 1, "", "no front matter; a page starts with '---', "
+                                "'title: …', '---'"))
+        return None, 1
+    m = FRONT_MATTER.match(text)
+    if not m:
+        problems.append(Problem(shown, 1, "", "front matter is not closed by a '---' line "
+                                "(it would be published as text)"))
+        return None, 1
+    body_line = text[: m.end()].count("\n") + 1
+    doc = yamlsrc.parse(m.group(1), shown, problems, first_line=2)
+    if doc is None:
+        return None, body_line
+    if not isinstance(doc.data, dict):
+        problems.append(Problem(shown, 2, "", "front matter must be a mapping such as 'title: …' "
+                                "(it would be published as text)"))
+        return None, body_line
+    return doc.data, body_line
+
+
+def front_matter_problems(text: str, shown: str) -> list[Problem]:
+    """Every way the front matter of a page breaks the policy above."""
+    problems: list[Problem] = []
+    data, _ = split_front_matter(text, shown, problems)
+    if data is None:
+        return problems
+    lines = text.splitlines()
+    for key, value in data.items():
+        line = next((n for n, s in enumerate(lines[1:], 2) if s.startswith(f"{key}:")), 2)
+        if key not in FRONT_MATTER_KEYS:
+            problems.append(Problem(shown, line, f"front matter key '{key}'",
+                                    f"unknown key, allowed: {', '.join(FRONT_MATTER_KEYS)}"))
+        elif key == "source_hash":
+            if not HASH.match(str(value)):
+                problems.append(Problem(shown, line, "front matter key 'source_hash'",
+                                        f"found {value!r}, allowed: 12 hex digits written by `make i18n-sync`"))
+        elif not isinstance(value, str) or not value.strip():
+            problems.append(Problem(shown, line, f"front matter key '{key}'",
+                                    f"found {type(value).__name__} {str(value)[:40]!r}, allowed: one line of plain text"))
+        else:
+            problem = plain_text_problem(value)
+            if problem:
+                problems.append(Problem(shown, line, f"front matter key '{key}'", problem))
+    for key in REQUIRED_KEYS:
+        if key not in data:
+            problems.append(Problem(shown, 1, f"front matter key '{key}'", "missing"))
+    return problems
+
+
+def plain_text_problem(value: str) -> str | None:
+    """Why `value` is not one line of plain text, or None."""
+    m = MARKUP.search(value)
+    if m:
+        return f"found markup {m.group(0)!r} in {value[:80]!r}; allowed: plain text (write 'and' for '&…;', no tags)"
+    if CONTROL.search(value) or "\n" in value.strip():
+        return f"found a control character or line break in {value[:80]!r}; allowed: one line of plain text"
+    return None
+
+
+# --- page HTML --------------------------------------------------------------------------
+
+class _Checker(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, str]] = []      # (message, text to look for in the source)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in ALLOWED_ELEMENTS:
+            self.found.append((f"element <{tag}> is not allowed; allowed elements: "
+                               f"{', '.join(sorted(ALLOWED_ELEMENTS))}", f"<{tag}"))
+        for name, value in attrs:
+            value = value or ""
+            if name in URL_ATTRIBUTES and name in ALLOWED_ATTRIBUTES:
+                problem = link_problem(value, name)
+                if problem:
+                    self.found.append((f"<{tag}> {problem}", value))
+            elif name not in ALLOWED_ATTRIBUTES:
+                self.found.append((f"attribute {name}= on <{tag}> is not allowed; allowed attributes: "
+                                   f"{', '.join(sorted(ALLOWED_ATTRIBUTES))}", name))
+            elif name == "style" and not STYLE.match(value):
+                self.found.append((f"style={value!r} on <{tag}> is not allowed; allowed: text-align only", value))
+            elif name in ("id", "class") and not all(NAME.match(v) and not v.startswith("__") for v in value.split()):
+                self.found.append((f"{name}={value!r} on <{tag}>; allowed: names without spaces, quotes or "
+                                   "<>&`=, not starting with '__' (the theme's own ids)", value))
+
+    handle_startendtag = handle_starttag
+
+    def handle_comment(self, data: str) -> None:
+        from .markers import LOOKS_OURS   # a marker still a comment after Markdown was skipped silently
+        if LOOKS_OURS.match(data):
+            self.found.append((f"comment <!--{data}--> reads as a marker but was not expanded (indented "
+                               "inside a list or HTML block?); allowed: a marker alone at the start of a line, "
+                               "or marker text inside `code`", "\0code:" + data.strip()))
+
+
+def html_problems(html: str, source: str, shown: str) -> list[Problem]:
+    """Every element, attribute or link in a page's rendered `html` that the policy refuses,
+    located at the first line of `source` (the page's Markdown) where it appears."""
+    checker = _Checker()
+    checker.feed(html)
+    checker.close()
+    lines = source.splitlines()
+    out = []
+    for message, needle in checker.found:
+        if needle.startswith("\0code:"):   # a skipped marker: the line we took for code holds it
+            from .pages import code_mask
+            needle = needle[len("\0code:"):]
+            line = next((n for n, (text, code) in enumerate(zip(lines, code_mask(lines)), 1)
+                         if code and needle in text), _line_of(lines, needle))
+        else:
+            line = _line_of(lines, needle)
+        out.append(Problem(shown, line, "", message))
+    return out
+
+
+def _line_of(lines: list[str], needle: str) -> int:
+    if needle:
+        low = needle.lower()
+        for n, line in enumerate(lines, 1):
+            if low in line.lower():
+                return n
+        for part in reversed(low.split(":", 1)):   # an entity-encoded scheme: find the rest
+            if len(part) >= 4:
+                for n, line in enumerate(lines, 1):
+                    if part in line.lower():
+                        return n
+    return 1
+
+
+@lru_cache(maxsize=1)
+def _markdown():
+    import markdown  # only `make i18n` renders pages itself; the build gets MkDocs' HTML
+    from pymdownx.slugs import slugify
+    return markdown.Markdown(extensions=list(EXTENSIONS),
+                             extension_configs={"toc": {"permalink": True, "slugify": slugify(case="lower")}})
+
+
+def render_markdown(body: str) -> str:
+    """A page body as HTML, with the extensions of mkdocs.yml."""
+    md = _markdown()
+    md.reset()
+    return md.convert(body)
+
+
+def page_problems(text: str, shown: str) -> list[Problem]:
+    """Front matter and rendered-HTML problems of one page (for `make i18n`)."""
+    problems = front_matter_problems(text, shown)
+    from . import markers
+    m = FRONT_MATTER.match(text)
+    body = text[m.end():] if m else text
+    found, _ = markers.find(body)
+    try:
+        html = render_markdown(markers._swap(body, found))   # as the build does before Markdown
+    except RecursionError:
+        return problems + [Problem(shown, 1, "", "Markdown nested too deeply to render")]
+    return problems + html_problems(html, text, shown)
+
+
+def check_docs(docs: Path, root: Path, languages: tuple[str, ...]) -> tuple[list[Problem], dict[Path, str]]:
+    """Read every page under `docs` safely; problems for unusable files and folders, and the
+    text of each page that could be read."""
+    from . import files
+    problems: list[Problem] = []
+    texts: dict[Path, str] = {}
+    rel = lambda p: Path(p).absolute().relative_to(root.absolute()).as_posix() if Path(p).absolute().is_relative_to(root.absolute()) else str(p)  # noqa: E731
+    if not docs.is_dir():
+        return [Problem(rel(docs), 1, "", "folder is missing")], texts
+    for entry in sorted(docs.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.name not in languages or not entry.is_dir():
+            problems.append(Problem(rel(entry), 1, "", f"not a language folder; allowed in docs/: "
+                                    f"{', '.join(f'{lang}/' for lang in languages)} (languages configured in mkdocs.yml)"))
+    if not (docs / languages[0]).is_dir():
+        problems.append(Problem(rel(docs / languages[0]), 1, "", "folder is missing; every page starts in English"))
+    for lang in languages:
+        found, bad = files.walk(docs / lang, root, "")
+        problems += [Problem(rel(p), 1, "", why) for p, why in bad]
+        pages = [p for p in found if p.name.endswith(".md")]
+        for other in sorted(set(found) - set(pages)):
+            if not other.name.lower().endswith(STATIC_SUFFIXES):
+                problems.append(Problem(rel(other), 1, "", "MkDocs would publish this file as it is; allowed in "
+                                        f"docs/: Markdown pages (.md) and pictures ({', '.join(STATIC_SUFFIXES)})"))
+        for page in pages:
+            try:
+                texts[page] = files.read_text(page, root)
+            except files.FileProblem as exc:
+                problems.append(Problem(rel(page), exc.line, "", str(exc)))
+    return problems, texts

@@ -1,0 +1,222 @@
+"""Property-based tests (Hypothesis): inputs nobody thought of.
+
+- Arbitrary text in every text field (provider names, words, notes, quiz texts, front matter)
+  never adds an element, an attribute or a link to what the renderers produce.
+- No spelling of a dangerous URL scheme (case, entities, tabs, newlines, control characters)
+  reaches a rendered page without the page policy refusing it.
+- Arbitrary YAML text or shapes never make the loader, the validators, the front matter check
+  or the marker finder raise: they report problems or accept.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import html
+import re
+from dataclasses import replace
+from functools import lru_cache
+from html.parser import HTMLParser
+from types import MappingProxyType
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markupsafe import escape
+
+from atlas import data, markers, pages, quizzes, sanitize, tables, yamlsrc
+from atlas.data import Provider, load_atlas
+from atlas.problems import Problem
+from conftest import ROOT
+
+TODAY = dt.date(2026, 12, 1)
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@lru_cache(maxsize=1)
+def atlas():
+    return load_atlas(ROOT)
+
+
+class Shape(HTMLParser):
+    """The elements, attribute names and URLs of a piece of HTML."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.tags: set[tuple[str, tuple[str, ...]]] = set()
+        self.urls: set[str] = set()
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add((tag, tuple(sorted(name for name, _ in attrs))))
+        self.urls |= {value or "" for name, value in attrs if name in ("href", "src", "action")}
+
+    handle_startendtag = handle_starttag
+
+
+def render_all(text: str) -> str:
+    """Everything data becomes in a page, with `text` in every text field of language hi."""
+    a = atlas()
+    text = text.replace("{", "(").replace("}", ")")   # braces are placeholders, checked by the loader
+    words = {**a.words, "hi": MappingProxyType({k: text for k in a.words["hi"]})}
+    tree = lambda t: {k: tree(v) for k, v in t.items()} if isinstance(t, dict) else text  # noqa: E731
+    quiz_words = {**a.quiz_words, "hi": MappingProxyType({q: tree(dict(t)) for q, t in a.quiz_words["hi"].items()})}
+    providers = tuple(Provider(p.id, text, p.homepage, p.category, p.facts) for p in a.providers)
+    b = replace(a, words=MappingProxyType(words), quiz_words=MappingProxyType(quiz_words), providers=providers)
+    title, questions = quizzes.authored(b, "hi", "storage")
+    return "\n".join([
+        tables.render_table(b, "hi", "all", table_id="t", today=TODAY, report_url="https://x.example/r"),
+        tables.render_table(b, "hi", "kubernetes", table_id="k", today=TODAY, report_url="https://x.example/r"),
+        tables.render_list(b, "hi"),
+        quizzes.render_quiz(b, "hi", quiz_key="q", title=title, questions=questions),
+        quizzes.render_quiz(b, "hi", quiz_key="g", title=text, questions=quizzes.generated(b, "hi", "billing", 1)),
+        pages.notice("outdated", text, text, text, "../index.html"),
+        f'<script type="application/ld+json">{pages.faq_jsonld([(text, text)], "hi")}</script>',
+    ])
+
+
+@lru_cache(maxsize=1)
+def benign() -> Shape:
+    return Shape(render_all("plain words"))
+
+
+# Any text, mixed with pieces of markup so that short runs find what random code points rarely would.
+PIECES = ["<script>", "</td>", "<a href='javascript:alert(1)'>", "<img src=x onerror=alert(1)>", '"', "'", "&",
+          "&lt;", "&#60;", " onclick=alert(1) ", "javascript:", "</title>", "<!--", "-->", "{", "}", "`", "\\"]
+hostile_text = st.lists(st.one_of(st.text(max_size=8), st.sampled_from(PIECES)), min_size=1, max_size=8).map("".join)
+
+
+@FAST
+@given(hostile_text.filter(str.strip))   # empty text is refused by the loader
+def test_arbitrary_text_in_every_text_field_never_becomes_markup_or_a_link(text):
+    shape = Shape(render_all(text))
+    assert shape.tags <= benign().tags, shape.tags - benign().tags
+    assert shape.urls <= benign().urls, shape.urls - benign().urls
+    assert all(sanitize.link_problem(u) is None for u in shape.urls)
+    jsonld = pages.faq_jsonld([(text, text)], "hi")
+    assert "<" not in jsonld and ">" not in jsonld
+
+
+@FAST
+@given(hostile_text, hostile_text)
+def test_front_matter_text_as_the_hook_escapes_it_stays_text_in_the_theme(title, description):
+    """The theme's own lines, with page.meta values escaped as atlas_hooks does."""
+    head = (f'<meta name="description" content="{escape(description)}">'
+            f"<title>{escape(title)} - Cloud GPU Atlas</title>")
+
+    class Head(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.tags, self.text, self.content = [], "", None
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append(tag)
+            self.content = dict(attrs).get("content", self.content)
+
+        def handle_data(self, d):
+            self.text += d
+
+    parsed = Head()
+    parsed.feed(head)
+    parsed.close()
+    assert parsed.tags == ["meta", "title"]
+    assert parsed.content == description and parsed.text == f"{title} - Cloud GPU Atlas"
+
+
+SCHEMES = ("javascript", "vbscript", "data", "file")
+
+
+@st.composite
+def disguised_url(draw) -> tuple[str, str]:
+    """A dangerous scheme spelled the ways browsers still read it."""
+    scheme = draw(st.sampled_from(SCHEMES))
+    out = draw(st.sampled_from(["", " ", "&#1;", "&#x20;", "\x01"]))
+    for ch in scheme + ":":
+        c = ch.upper() if draw(st.booleans()) else ch
+        out += draw(st.sampled_from([c, f"&#{ord(c)};", f"&#x{ord(c):x};", f"&#0{ord(c)}"]))
+        out += draw(st.sampled_from(["", "", "\t", "&#9;", "&Tab;", "&#10;", "&NewLine;"]))
+    return scheme, out + "alert(1)"
+
+
+def browser_scheme(url: str) -> str:
+    """The scheme a browser reads (WHATWG URL parser: trim C0 and space, drop tab/newline)."""
+    url = re.sub(r"[\t\n\r]", "", url.strip("".join(map(chr, range(0x21)))))
+    m = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", url)
+    return m.group(1).lower() if m else ""
+
+
+@settings(max_examples=100, deadline=None)
+@given(disguised_url(), st.sampled_from(['<a href="{}">x</a>', "[x]({})", '<img src="{}" alt="">',
+                                         "[x][r]\n\n[r]: {}", "<{}>", "## H {{: data-x=1 href='{}' }}"]))
+def test_no_spelling_of_a_dangerous_scheme_reaches_a_page_unrefused(url, form):
+    scheme, spelled = url
+    body = "# T\n\n" + form.format(spelled) + "\n"
+    rendered = sanitize.render_markdown(body)
+    live = [u for u in Shape(rendered).urls if browser_scheme(u) in SCHEMES]
+    problems = sanitize.html_problems(rendered, body, "p.md")
+    assert len(problems) >= len(live), (rendered, problems)
+
+
+# --- arbitrary YAML never raises -------------------------------------------------------------
+
+VOCAB = ["providers", "id", "name", "homepage", "category", "facts", "value", "sources", "verified",
+         "fields", "values", "groups", "categories", "quiz", "right", "wrong", "questions", "options",
+         "correct", "multiple", "title", "question", "explanation", "feedback", "kubernetes", "billing",
+         "unknown", "yes", "a", "b", "terms", "value_sets"]
+scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=12),
+                    st.sampled_from(VOCAB), st.dates())
+shapes = st.recursive(scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.one_of(st.sampled_from(VOCAB), st.text(max_size=6)), inner, max_size=5)),
+    max_leaves=25)
+
+
+@lru_cache(maxsize=1)
+def real_docs():
+    problems: list[Problem] = []
+    load = lambda rel: yamlsrc.load(ROOT / rel, rel, problems, ROOT)  # noqa: E731
+    return load("data/fields.yaml"), load("data/providers.yaml"), load("data/i18n/en.yaml")
+
+
+def validate(text: str) -> None:
+    """Every validator on `text` as every kind of data file: problems, never an exception."""
+    problems: list[Problem] = []
+    doc = yamlsrc.parse(text, "x.yaml", problems)
+    fields_doc, providers_doc, en_doc = real_docs()
+    if doc is None:
+        return
+    schema = data._schema(doc, problems)
+    fields, groups, categories, rules, list_fields, *_ = schema or data._schema(fields_doc, [])
+    data._providers(doc, fields, list_fields, categories, TODAY, problems)
+    data._providers(providers_doc, fields, list_fields, categories, TODAY, [])
+    questions = data._quiz_structure(doc, "x", problems)
+    data._quiz_text(doc, "x", questions, problems)
+    words = {"en": data._flatten(en_doc.data), "hi": data._flatten(doc.data) if isinstance(doc.data, dict) else {}}
+    data._check_words({"en": en_doc, "hi": doc}, words, fields, groups, categories, {"aws"}, rules, problems,
+                      list_fields)
+    assert all(isinstance(p, Problem) and p.line >= 1 for p in problems)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=200))
+def test_arbitrary_text_as_yaml_never_raises(text):
+    validate(text)
+    sanitize.front_matter_problems(f"---\n{text}\n---\n# T\n", "p.md")
+    markers.find(text)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shapes)
+def test_arbitrary_yaml_shapes_never_raise(value):
+    validate(yaml.safe_dump(value, allow_unicode=True, sort_keys=False))
+    validate(yaml.safe_dump({   # the same value in every slot a validator looks into
+        "providers": [value, {"id": "a", "facts": {"mps": value, "kubernetes": {"value": value, "sources": value}}}],
+        "fields": {"mig": value, "kubernetes": {"values": value}}, "groups": {"g": value}, "quiz": {"mig": value},
+        "questions": [value, {"id": "q", "options": value, "correct": value}]}, sort_keys=False))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=300))
+def test_arbitrary_markdown_with_markers_never_raises(text):
+    ctx = markers.Context(atlas(), "vi", TODAY, "https://x.example/")
+    out, errors, slots = markers.replace("<!-- quiz:storage -->\n" + text, ctx)
+    assert all(e.startswith("line ") for e in errors)
+    assert html.unescape("x") == "x"

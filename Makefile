@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONPATH := $(CURDIR)/hooks
 
-.PHONY: serve build test i18n i18n-sync bench clean
+.PHONY: serve build test i18n i18n-sync facts bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,9 @@ i18n: $(STAMP)  ## translation status and checks (fast; exits non-zero on proble
 
 i18n-sync: $(STAMP)  ## after catching up a translation: make i18n-sync PAGE=guides/storage.md [LANGS=hi]
 	$(BIN)/python -m atlas.i18n_check --sync "$(PAGE)" $(if $(LANGS),--lang $(LANGS),)
+
+facts: $(STAMP)  ## coverage of provider facts: per provider and field, cells still unknown, old sources
+	$(BIN)/python -m atlas.facts
 
 bench: $(STAMP)  ## build-time ratios measured in one run (tables hook on/off, data size)
 	ROUNDS=$(or $(ROUNDS),3) $(BIN)/python tests/bench.py

@@ -25,7 +25,8 @@ providers:
 
 def facts_block(overrides: dict[str, str] | None = None) -> str:
     fields = ["kubernetes", "time_slicing", "mig", "mps", "custom_images", "registry_auth", "docker_daemon",
-              "persistent_volumes", "shared_volumes", "interconnect", "managed_slurm", "spot", "billing", "ssh", "jupyter"]
+              "persistent_volumes", "shared_volumes", "interconnect", "managed_slurm", "spot", "billing", "ssh", "jupyter",
+              "regions", "gpus", "local_billing"]
     overrides = overrides or {}
     return "\n".join(overrides.get(f, f"      {f}: unknown") for f in fields if overrides.get(f, "x") is not None)
 

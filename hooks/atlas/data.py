@@ -8,29 +8,50 @@ from __future__ import annotations
 import datetime as dt
 import re
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from . import yamlsrc
+from . import countries, yamlsrc
 from .problems import DataError, Problem
 
 LANGUAGES = ("en", "hi", "vi")
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 URL = re.compile(r"^https?://[^\s<>\"']+$")
 MARKUP = re.compile(r"<[a-zA-Z/!]|&[a-zA-Z#][a-zA-Z0-9]*;")
+# In quotes, only real HTML counts as markup: sources quote command lines such as
+# `jl resume <machine_id>`, whose placeholders are text.
+HTML_IN_QUOTE = re.compile(
+    r"<!|</?(?:a|abbr|audio|b|base|body|br|button|code|details|div|em|embed|form|h[1-6]|head|html|i|iframe|img|"
+    r"input|li|link|mark|math|meta|object|ol|p|pre|s|script|small|source|span|strong|style|sub|summary|sup|"
+    r"svg|table|td|th|tr|u|ul|video)(?=[\s/>])[^>]*>|&[a-zA-Z#][a-zA-Z0-9]*;", re.I)
 PROVIDER_KEYS = ("id", "name", "homepage", "category", "facts")
-FACT_KEYS = ("value", "sources", "verified")
+FACT_KEYS = ("value", "sources", "verified", "quote")
+COUNTRIES = "countries"   # list field whose items are ISO 3166-1 alpha-2 codes (see countries.py)
 
 
 @dataclass(frozen=True)
 class Fact:
     """One capability value of one provider, with where it was read and when."""
 
-    value: str
+    value: str | tuple[str, ...]   # a tuple for list fields (regions, gpus, local_billing)
     sources: tuple[str, ...] = ()
     verified: dt.date | None = None
+    quote: str | None = None       # evidence from the source; plain text, never rendered in tables
+
+    @property
+    def known(self) -> bool:
+        return self.value != "unknown"
+
+
+@dataclass(frozen=True)
+class ListField:
+    """A field whose value is a list: items from a closed set, or country codes."""
+
+    items: tuple[str, ...] | None   # None: any ISO 3166-1 alpha-2 code babel knows
+    empty_allowed: bool = False     # local_billing: [] = "bills only in other currencies"
+    item_words: bool = False        # each item needs words in every language
 
 
 @dataclass(frozen=True)
@@ -57,7 +78,7 @@ class Question:
 class Atlas:
     """All site data, validated. Immutable: safe to share across the per-language builds."""
 
-    fields: Mapping[str, Mapping[str, float]]          # field -> value -> rank
+    fields: Mapping[str, Mapping[str, float]]          # single-valued field -> value -> rank
     groups: Mapping[str, tuple[str, ...]]
     categories: tuple[str, ...]
     quiz_rules: Mapping[str, Mapping[str, tuple[str, ...]]]
@@ -67,6 +88,20 @@ class Atlas:
     quiz_words: Mapping[str, Mapping[str, Any]]        # lang -> quiz id -> text tree
     languages: tuple[str, ...] = LANGUAGES
     newest_verified: dt.date | None = None
+    list_fields: Mapping[str, ListField] = field(default_factory=dict)   # list-valued field -> its items
+    field_order: tuple[str, ...] = ()                   # every field, single and list, as in fields.yaml
+    region_choices: tuple[str, ...] = ()                # countries offered in the region filter
+    home_region: Mapping[str, str] = field(default_factory=dict)   # language -> its readers' country
+
+    @property
+    def all_fields(self) -> tuple[str, ...]:
+        return self.field_order or tuple(self.fields)
+
+    def rank(self, field_id: str, value: str | tuple[str, ...]) -> float:
+        """Sort rank of a value: lists rank like yes (0), an empty list like no (3)."""
+        if field_id in self.list_fields:
+            return 2.0 if value == "unknown" else (0.0 if value else 3.0)
+        return self.fields[field_id][value]
 
     def t(self, lang: str, key: str, **values: object) -> str:
         """The text for `key` in `lang`, with {placeholders} filled (not escaped)."""
@@ -79,6 +114,13 @@ class Atlas:
 
     def note(self, lang: str, provider_id: str, field_id: str) -> str | None:
         return self.words[lang].get(f"notes.{provider_id}.{field_id}")
+
+    def item_label(self, lang: str, field_id: str, item: str) -> str:
+        """Words for one item of a list value: a country's name, a currency, or the GPU id."""
+        spec = self.list_fields[field_id]
+        if spec.items is None:
+            return countries.name(item, lang)
+        return self.words[lang][f"fields.{field_id}.values.{item}"] if spec.item_words else item
 
 
 def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
@@ -97,8 +139,9 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
 
     if schema is None:
         raise DataError(problems)
-    fields, groups, categories, rules = schema
-    providers = _providers(providers_doc, fields, categories, today, problems) if providers_doc else ()
+    fields, groups, categories, rules, list_fields, order, choices, home = schema
+    providers = (_providers(providers_doc, fields, list_fields, categories, today, problems)
+                 if providers_doc else ())
     words = {lang: _flatten(doc.data) if doc and isinstance(doc.data, dict) else {}
              for lang, doc in word_docs.items()}
     for doc in word_docs.values():
@@ -106,7 +149,7 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
             problems.append(Problem(doc.path, 1, "", "expected a mapping of keys to text"))
     if "en" in word_docs and word_docs["en"]:
         known_ids = {p.id for p in providers} if providers_doc else None
-        _check_words(word_docs, words, fields, groups, categories, known_ids, rules, problems)
+        _check_words(word_docs, words, fields, groups, categories, known_ids, rules, problems, list_fields)
     if problems:
         raise DataError(problems)
     dates = [f.verified for p in providers for f in p.facts.values() if f.verified]
@@ -116,6 +159,8 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
         words=MappingProxyType({k: MappingProxyType(v) for k, v in words.items()}),
         quizzes=MappingProxyType(quizzes), quiz_words=MappingProxyType(quiz_words),
         languages=languages, newest_verified=max(dates) if dates else None,
+        list_fields=MappingProxyType(list_fields), field_order=order,
+        region_choices=choices, home_region=MappingProxyType(home),
     )
 
 
@@ -124,19 +169,29 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
 def _schema(doc: yamlsrc.Doc, problems: list[Problem]):
     d = doc.data if isinstance(doc.data, dict) else {}
     fields: dict[str, dict[str, float]] = {}
+    list_fields: dict[str, ListField] = {}
+    order: list[str] = []
     for fid, spec in (d.get("fields") or {}).items():
+        if isinstance(spec, dict) and "list" in spec:
+            parsed = _list_spec(doc, fid, spec, problems)
+            if parsed:
+                list_fields[fid] = parsed
+                order.append(fid)
+            continue
         values = spec.get("values") if isinstance(spec, dict) else None
         if not isinstance(values, dict) or "unknown" not in values:
             problems.append(Problem(doc.path, doc.line("fields", fid), f"field '{fid}'",
-                                    "needs a 'values' mapping of value to rank that includes 'unknown'"))
+                                    "needs a 'values' mapping of value to rank that includes 'unknown', "
+                                    "or a 'list' of allowed items"))
             continue
         fields[fid] = {str(v): float(r) for v, r in values.items()}
+        order.append(fid)
     groups = {}
     for gid, members in (d.get("groups") or {}).items():
-        unknown = [m for m in members or [] if m not in fields]
+        unknown = [m for m in members or [] if m not in order]
         if unknown or not members:
             problems.append(Problem(doc.path, doc.line("groups", gid), f"group '{gid}'",
-                                    f"found fields {unknown or '[]'}, allowed: {', '.join(fields)}"))
+                                    f"found fields {unknown or '[]'}, allowed: {', '.join(order)}"))
         groups[gid] = tuple(members or ())
     rules = {}
     for fid, rule in (d.get("quiz") or {}).items():
@@ -144,14 +199,45 @@ def _schema(doc: yamlsrc.Doc, problems: list[Problem]):
         bad = [v for side in ("right", "wrong") for v in (rule or {}).get(side, []) if v not in allowed or v == "unknown"]
         if fid not in fields or bad:
             problems.append(Problem(doc.path, doc.line("quiz", fid), f"quiz rule '{fid}'",
-                                    f"found {bad or fid!r}, allowed: known values of a defined field"))
+                                    f"found {bad or fid!r}, allowed: known values of a defined single-valued field"))
         rules[fid] = {side: tuple(str(v) for v in (rule or {}).get(side, [])) for side in ("right", "wrong")}
-    return fields, groups, tuple(d.get("categories") or ()), rules
+    choices, home = _region_filter(doc, d.get("region_filter"), problems)
+    return fields, groups, tuple(d.get("categories") or ()), rules, list_fields, tuple(order), choices, home
+
+
+def _list_spec(doc: yamlsrc.Doc, fid: str, spec: dict, problems: list[Problem]) -> ListField | None:
+    items = spec.get("list")
+    where = f"field '{fid}'"
+    if items == COUNTRIES:
+        return ListField(None, bool(spec.get("empty_allowed")), False)
+    if not isinstance(items, list) or not items or not all(isinstance(i, str) and i for i in items) \
+            or len(set(items)) != len(items):
+        problems.append(Problem(doc.path, doc.line("fields", fid, "list"), where,
+                                f"list found {items!r}, allowed: '{COUNTRIES}' or a list of distinct item ids"))
+        return None
+    return ListField(tuple(items), bool(spec.get("empty_allowed")), bool(spec.get("item_words")))
+
+
+def _region_filter(doc: yamlsrc.Doc, spec, problems: list[Problem]) -> tuple[tuple[str, ...], dict[str, str]]:
+    if spec is None:
+        return (), {}
+    choices = spec.get("choices") if isinstance(spec, dict) else None
+    first = (spec.get("first") if isinstance(spec, dict) else None) or {}
+    bad = [c for c in choices or [] if not countries.is_country(c)]
+    if not isinstance(choices, list) or bad or not isinstance(first, dict):
+        problems.append(Problem(doc.path, doc.line("region_filter"), "region_filter",
+                                f"found {bad or spec!r}, allowed: choices: [country codes], first: {{language: code}}"))
+        return (), {}
+    for lang, code in first.items():
+        if code not in choices:
+            problems.append(Problem(doc.path, doc.line("region_filter", "first", lang), f"region_filter, language '{lang}'",
+                                    f"found {code!r}, allowed: {', '.join(choices)}"))
+    return tuple(choices), {str(k): str(v) for k, v in first.items()}
 
 
 # --- providers --------------------------------------------------------------------------
 
-def _providers(doc: yamlsrc.Doc, fields, categories, today, problems) -> tuple[Provider, ...]:
+def _providers(doc: yamlsrc.Doc, fields, list_fields, categories, today, problems) -> tuple[Provider, ...]:
     f = doc.path
     if not isinstance(doc.data, dict) or not isinstance(doc.data.get("providers"), list):
         problems.append(Problem(f, 1, "", "expected a top-level 'providers:' list"))
@@ -191,25 +277,28 @@ def _providers(doc: yamlsrc.Doc, fields, categories, today, problems) -> tuple[P
         if "category" in rec and cat not in categories:
             problems.append(Problem(f, doc.line("providers", i, "category"), f"{who}, field 'category'",
                                     f"found {cat!r}, allowed: {', '.join(categories)}"))
-        facts = _facts(doc, i, who, rec.get("facts"), fields, today, problems) if "facts" in rec else {}
+        facts = _facts(doc, i, who, rec.get("facts"), fields, list_fields, today, problems) if "facts" in rec else {}
         out.append(Provider(str(pid), str(name), str(home), str(cat), MappingProxyType(facts)))
     return tuple(out)
 
 
-def _facts(doc, i, who, raw, fields, today, problems) -> dict[str, Fact]:
+def _facts(doc, i, who, raw, fields, list_fields, today, problems) -> dict[str, Fact]:
     f = doc.path
+    known = [*fields, *list_fields]
     if not isinstance(raw, dict):
         problems.append(Problem(f, doc.line("providers", i, "facts"), f"{who}, field 'facts'",
                                 f"found {_kind(raw)}, allowed: a mapping of capability fields"))
         return {}
     for key in raw:
-        if key not in fields:
+        if key not in fields and key not in list_fields:
             problems.append(Problem(f, doc.line("providers", i, "facts", key), f"{who}, field '{key}'",
-                                    f"unknown field, allowed: {', '.join(fields)}"))
+                                    f"unknown field, allowed: {', '.join(known)}"))
     facts = {}
-    for fid, allowed in fields.items():
+    for fid in known:
         at = ("providers", i, "facts", fid)
         where = f"{who}, field '{fid}'"
+        spec = list_fields.get(fid)
+        allowed_text = _list_allowed(spec) if spec else ", ".join(fields[fid])
         if fid not in raw:
             problems.append(Problem(f, doc.line("providers", i, "facts"), where,
                                     "missing; write 'unknown' if no source says"))
@@ -217,7 +306,7 @@ def _facts(doc, i, who, raw, fields, today, problems) -> dict[str, Fact]:
         item = raw[fid]
         if isinstance(item, bool) or item is None:
             problems.append(Problem(f, doc.line(*at), where,
-                                    f"found {item!r}; quote \"yes\" and \"no\" in YAML, allowed: {', '.join(allowed)}"))
+                                    f"found {item!r}; quote \"yes\" and \"no\" in YAML, allowed: {allowed_text}"))
             continue
         if isinstance(item, str):
             if item != "unknown":
@@ -227,56 +316,148 @@ def _facts(doc, i, who, raw, fields, today, problems) -> dict[str, Fact]:
             facts[fid] = Fact("unknown")
             continue
         if not isinstance(item, dict):
-            problems.append(Problem(f, doc.line(*at), where, f"found {_kind(item)}, allowed: 'unknown' or a mapping"))
+            problems.append(Problem(f, doc.line(*at), where,
+                                    f"found {_kind(item)} without value, sources and verified, "
+                                    f"allowed: 'unknown' or a mapping with value, sources and verified"))
             continue
         for key in item:
             if key not in FACT_KEYS:
                 problems.append(Problem(f, doc.line(*at, key), f"{where}, key '{key}'",
                                         f"unknown key, allowed: {', '.join(FACT_KEYS)}"))
-        value = item.get("value")
-        if isinstance(value, bool) or value not in allowed:
-            shown = ("yes" if value else "no") if isinstance(value, bool) else value
-            hint = " (quote \"yes\"/\"no\" in YAML)" if isinstance(value, bool) else ""
+        raw_value = item.get("value")
+        value = None
+        if spec is not None:
+            value = _list_value(doc, at, where, raw_value, spec, problems)
+        elif isinstance(raw_value, list):
             problems.append(Problem(f, doc.line(*at, "value"), where,
-                                    f"found {shown!r}{hint}, allowed: {', '.join(allowed)}"))
-            continue
-        sources = item.get("sources")
-        verified = item.get("verified")
-        ok = True
-        if value != "unknown":
-            if not isinstance(sources, list) or not sources:
-                problems.append(Problem(f, doc.line(*at), where,
-                                        f"value {value!r} has no sources; allowed: a list of one or more http(s) URLs"))
-                ok = False
-            else:
-                for k, url in enumerate(sources):
-                    if not _is_url(url):
-                        problems.append(Problem(f, doc.line(*at, "sources", k), where,
-                                                f"source found {url!r}, allowed: an http:// or https:// URL"))
-                        ok = False
-            if not isinstance(verified, dt.date) or isinstance(verified, dt.datetime):
-                problems.append(Problem(f, doc.line(*at, "verified") if "verified" in item else doc.line(*at), where,
-                                        f"verified found {verified!r}, allowed: a date as YYYY-MM-DD"))
-                ok = False
-            elif verified > today:
-                problems.append(Problem(f, doc.line(*at, "verified"), where,
-                                        f"verified found {verified.isoformat()}, allowed: a date no later than today ({today.isoformat()})"))
-                ok = False
-        if ok:
-            facts[fid] = Fact(value, tuple(sources or ()), verified if isinstance(verified, dt.date) else None)
+                                    f"found a list {raw_value!r}, allowed: one value of {allowed_text}"))
+        elif isinstance(raw_value, bool) or raw_value not in fields[fid]:
+            shown = ("yes" if raw_value else "no") if isinstance(raw_value, bool) else raw_value
+            hint = " (quote \"yes\"/\"no\" in YAML)" if isinstance(raw_value, bool) else ""
+            problems.append(Problem(f, doc.line(*at, "value"), where,
+                                    f"found {shown!r}{hint}, allowed: {allowed_text}"))
+        else:
+            value = raw_value
+        # sources, date and quote are checked even when the value is wrong: every problem at once
+        ok = _evidence(doc, at, where, item, value if value is not None else raw_value, today, problems)
+        if ok and value is not None:
+            verified = item.get("verified")
+            quote = item.get("quote")
+            facts[fid] = Fact(value, tuple(item.get("sources") or ()),
+                              verified if isinstance(verified, dt.date) else None,
+                              quote.strip() if isinstance(quote, str) else None)
     return facts
+
+
+def _list_allowed(spec: ListField) -> str:
+    if spec.items is None:
+        return "ISO 3166-1 alpha-2 country codes in capitals, such as IN, VN, US"
+    return ", ".join(spec.items)
+
+
+def _list_value(doc, at, where, value, spec: ListField, problems) -> tuple[str, ...] | None:
+    """The items of a list fact as a tuple, or None after reporting every bad item."""
+    f = doc.path
+    allowed = _list_allowed(spec)
+    example = "[IN, VN]" if spec.items is None else f"[{', '.join(spec.items[:2])}]"
+    if value == "unknown":
+        problems.append(Problem(f, doc.line(*at, "value"), where,
+                                "found 'unknown' inside a mapping; write the field as bare 'unknown' instead"))
+        return None
+    if not isinstance(value, list):
+        if value is False and spec.items is None:
+            found = "NO unquoted, which YAML reads as false"
+        else:
+            found = f"a single value {value!r}" if isinstance(value, (str, int, float)) else _kind(value)
+        problems.append(Problem(f, doc.line(*at, "value"), where,
+                                f"found {found}, allowed: a YAML list such as {example}, items from {allowed}"))
+        return None
+    if not value and not spec.empty_allowed:
+        problems.append(Problem(f, doc.line(*at, "value"), where,
+                                f"found an empty list, allowed: at least one item from {allowed} (or bare 'unknown')"))
+        return None
+    ok, seen = True, {}
+    for k, entry in enumerate(value):
+        line = doc.line(*at, "value", k)
+        if entry is False and spec.items is None:
+            problems.append(Problem(f, line, where, f"item {k + 1}: found NO unquoted, which YAML reads as false; "
+                                    "write \"NO\" for Norway"))
+            ok = False
+            continue
+        good = isinstance(entry, str) and (countries.is_country(entry) if spec.items is None else entry in spec.items)
+        if not good:
+            hint = ""
+            if isinstance(entry, str) and spec.items is None and countries.is_country(entry.upper()):
+                hint = f" (write {entry.upper()!r} in capitals)"
+            elif isinstance(entry, str) and spec.items is not None:
+                close = [x for x in spec.items if x.replace("-", "").casefold() == entry.replace("-", "").replace(" ", "").casefold()]
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(Problem(f, line, where, f"item {k + 1}: found {_kind(entry)}{hint}, allowed: {allowed}"))
+            ok = False
+            continue
+        if entry in seen:
+            problems.append(Problem(f, line, where, f"item {k + 1}: found {entry!r} again (first as item {seen[entry] + 1}), "
+                                    "allowed: each item once"))
+            ok = False
+            continue
+        seen[entry] = k
+    return tuple(value) if ok else None
+
+
+def _evidence(doc, at, where, item, value, today, problems) -> bool:
+    """Check the sources, verification date and quote of a fact; False when any is wrong."""
+    f = doc.path
+    sources = item.get("sources")
+    verified = item.get("verified")
+    quote = item.get("quote")
+    ok = True
+    shown = list(value) if isinstance(value, tuple) else value
+    if value == "unknown":   # an unknown written as a mapping needs no source
+        pass
+    elif not isinstance(sources, list) or not sources:
+        problems.append(Problem(f, doc.line(*at), where,
+                                f"value {shown!r} has no sources; allowed: a list of one or more http(s) URLs"))
+        ok = False
+    else:
+        for k, url in enumerate(sources):
+            if not _is_url(url):
+                problems.append(Problem(f, doc.line(*at, "sources", k), where,
+                                        f"source found {url!r}, allowed: an http:// or https:// URL"))
+                ok = False
+    if value == "unknown" and verified is None:
+        pass
+    elif not isinstance(verified, dt.date) or isinstance(verified, dt.datetime):
+        problems.append(Problem(f, doc.line(*at, "verified") if "verified" in item else doc.line(*at), where,
+                                f"verified found {verified!r}, allowed: a date as YYYY-MM-DD"))
+        ok = False
+    elif verified > today:
+        problems.append(Problem(f, doc.line(*at, "verified"), where,
+                                f"verified found {verified.isoformat()}, allowed: a date no later than today ({today.isoformat()})"))
+        ok = False
+    if "quote" in item and (not _text(quote) or HTML_IN_QUOTE.search(quote)):
+        problems.append(Problem(f, doc.line(*at, "quote"), where,
+                                f"quote found {_kind(quote)}, allowed: plain text copied from the source, no markup"))
+        ok = False
+    return ok
 
 
 # --- words ------------------------------------------------------------------------------
 
-def _check_words(docs, words, fields, groups, categories, provider_ids, rules, problems) -> None:
+def _check_words(docs, words, fields, groups, categories, provider_ids, rules, problems, list_fields=None) -> None:
     en = words["en"]
+    list_fields = list_fields or {}
     required = {f"categories.{c}" for c in categories} | {f"groups.{g}" for g in groups} | {"groups.all"}
     for fid, values in fields.items():
         required.add(f"fields.{fid}.label")
         for v in values:
             if f"fields.{fid}.values.{v}" not in en:
                 required.add(f"values.{v}")
+    for fid, spec in list_fields.items():
+        required |= {f"fields.{fid}.label", "values.unknown"}
+        if spec.item_words:
+            required |= {f"fields.{fid}.values.{item}" for item in spec.items or ()}
+        if spec.empty_allowed:
+            required.add(f"fields.{fid}.empty")
     for fid in rules:
         for part in ("question", "right", "wrong"):
             required.add(f"quiz.generated.{fid}.{part}")
@@ -287,7 +468,7 @@ def _check_words(docs, words, fields, groups, categories, provider_ids, rules, p
     for key in en:
         if key.startswith("notes.") and provider_ids is not None:  # unknowable if providers.yaml failed
             parts = key.split(".")
-            if len(parts) != 3 or parts[1] not in provider_ids or parts[2] not in fields:
+            if len(parts) != 3 or parts[1] not in provider_ids or (parts[2] not in fields and parts[2] not in list_fields):
                 problems.append(Problem(endoc.path, endoc.line(*parts), f"key '{key}'",
                                         "note for an unknown provider or field; allowed: notes.<provider id>.<field>"))
     for lang, doc in docs.items():

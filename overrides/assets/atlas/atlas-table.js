@@ -1,6 +1,7 @@
 /* Cloud GPU Atlas: sortable, filterable comparison tables.
  * Without this script every table is complete and readable; with it, column headings become
- * buttons that sort (announced through aria-sort) and a filter box narrows the rows. */
+ * buttons that sort (announced through aria-sort), a filter box narrows the rows, and country
+ * checkboxes ("GPUs in India") keep the providers with GPU capacity in any ticked country. */
 (function () {
   "use strict"
 
@@ -48,21 +49,27 @@
     var count = box.querySelector("[data-atlas-count]")
     var none = box.querySelector("[data-atlas-nomatch]")
     var template = box.getAttribute("data-shown-template") || "{shown} / {total}"
+    var regionBoxes = Array.prototype.slice.call(box.querySelectorAll("[data-atlas-region]"))
     var timer = null
     function fold(text) {
       return text.normalize("NFD").replace(/[\u0300-\u036f\u093c]/g, "").replace(/đ/g, "d").toLowerCase()
     }
     function applyFilter() {
       var query = fold(input.value.trim())
+      var regions = regionBoxes.filter(function (b) { return b.checked }).map(function (b) { return b.value })
       var shown = 0
       original.forEach(function (row) {
-        var match = !query || fold(row.textContent).indexOf(query) !== -1
+        var have = (row.getAttribute("data-regions") || "").split(" ")
+        var inRegion = !regions.length || regions.some(function (code) { return have.indexOf(code) !== -1 })
+        var match = inRegion && (!query || fold(row.textContent).indexOf(query) !== -1)
         row.hidden = !match
         if (match) shown++
       })
       none.hidden = shown !== 0
-      count.textContent = query ? template.replace("{shown}", shown).replace("{total}", original.length) : ""
+      count.textContent = query || regions.length
+        ? template.replace("{shown}", shown).replace("{total}", original.length) : ""
     }
+    regionBoxes.forEach(function (b) { b.addEventListener("change", applyFilter) })
     controls.hidden = false
     input.addEventListener("input", function () {
       clearTimeout(timer)

@@ -1,0 +1,225 @@
+"""Rendering of list values, the region filter's markup, the coverage line, the providers
+overview and `make facts`, on small data made here (the real data has few list facts yet)."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+
+import pytest
+
+from atlas import facts, tables
+from atlas.data import Fact, ListField, load_atlas
+
+ROOT = Path(__file__).resolve().parent.parent
+TODAY = dt.date(2026, 12, 1)
+HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+SRC = ("https://alpha.example/regions",)
+
+
+def known(value, day=dt.date(2026, 11, 20)):
+    return Fact(tuple(value), SRC, day)
+
+
+@pytest.fixture(scope="module")
+def small():
+    """Three providers: one in India, one in Vietnam and the US, one all unknown."""
+    real = load_atlas(ROOT)
+    base = real.providers[0]
+    unknown = {f: Fact("unknown") for f in real.all_fields}
+
+    def provider(pid, name, **values):
+        return replace(base, id=pid, name=name, facts=MappingProxyType({**unknown, **values}))
+
+    providers = (
+        provider("bharat", "Bharat GPU", regions=known(["IN"]), gpus=known(["H100", "L40S"]),
+                 local_billing=known(["INR"]), spot=Fact("yes", SRC, dt.date(2026, 1, 2))),
+        provider("saigon", "Saigon Cloud", regions=known(["VN", "US"]), gpus=known(["H200"]),
+                 local_billing=known([])),
+        provider("nowhere", "Nowhere Compute"),
+    )
+    return replace(real, providers=providers)
+
+
+def table(atlas, lang, group="regions-gpus"):
+    return tables.render_table(atlas, lang, group, table_id="t", today=TODAY, report_url="https://report.example/new")
+
+
+def row(html, pid):
+    part = html[html.index(f'data-provider="{pid}"'):]
+    return part[: part.index("</tr>")]
+
+
+@pytest.mark.parametrize("lang, india, vietnam, usa", [
+    ("en", "India", "Vietnam", "United States"),
+    ("hi", "भारत", "वियतनाम", "संयुक्त राज्य"),
+    ("vi", "Ấn Độ", "Việt Nam", "Hoa Kỳ"),
+])
+def test_countries_show_by_localized_name_with_their_code(small, lang, india, vietnam, usa):
+    html = table(small, lang)
+    assert f'<li data-item="IN" title="IN">{india}</li>' in row(html, "bharat")
+    assert f'<li data-item="VN" title="VN">{vietnam}</li><li data-item="US" title="US">{usa}</li>' in row(html, "saigon")
+    assert 'data-regions="VN US"' in html and 'data-regions="IN"' in html and 'data-regions=""' in html
+
+
+def test_gpus_are_a_list_and_currencies_have_words(small):
+    html = table(small, "vi")
+    assert '<ul class="atlas-v__items"><li data-item="H100">H100</li><li data-item="L40S">L40S</li></ul>' in row(html, "bharat")
+    assert '<li data-item="INR" title="INR">Rupee Ấn Độ (INR)</li>' in row(html, "bharat")
+    saigon = row(html, "saigon")
+    assert '<span class="atlas-v__label">Chỉ bằng các loại tiền tệ khác</span>' in saigon
+    assert 'atlas-v--no' in saigon
+    assert row(html, "nowhere").count('<span class="atlas-v__label">Chưa rõ</span>') == 3
+
+
+def test_rows_with_a_list_come_before_unknown(small):
+    ids = re.findall(r'<tr data-provider="([^"]+)"', table(small, "en"))
+    assert ids == ["bharat", "saigon", "nowhere"]   # sourced lists by name, unknown last
+
+
+@pytest.mark.parametrize("lang, first, second", [
+    ("en", ("IN", "GPUs in India"), ("VN", "GPUs in Vietnam")),
+    ("hi", ("IN", "भारत में GPU"), ("VN", "वियतनाम में GPU")),
+    ("vi", ("VN", "GPU tại Việt Nam"), ("IN", "GPU tại Ấn Độ")),
+])
+def test_region_filter_puts_the_readers_country_first(small, lang, first, second):
+    html = table(small, lang, "kubernetes")   # on every table, not just regions
+    boxes = re.findall(r'<label( class="atlas-table__region--home")?><input type="checkbox" value="([A-Z]{2})" '
+                       r'data-atlas-region> ([^<]+)</label>', html)
+    assert [(code, text) for _, code, text in boxes] == [first, second]
+    assert bool(boxes[0][0]) == (lang != "en") and not boxes[1][0]
+    controls = html[html.index("data-atlas-controls"): html.index("</fieldset>")]
+    assert "hidden>" in controls.split("\n")[0], "without JavaScript the filter stays hidden and every row visible"
+    assert "<legend>" in controls and 'role="status"' in html
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "6 of 9 facts sourced (66%)"),
+    ("hi", "9 में से 6 तथ्यों के स्रोत दर्ज हैं (66%)"),
+    ("vi", "Đã có nguồn cho 6 trên 9 thông tin (66%)"),
+])
+def test_coverage_line_ends_every_table_in_the_page_language(small, lang, text):
+    html = table(small, lang)
+    assert html.rstrip().endswith("</div>")
+    assert f'<p class="atlas-table__coverage" data-atlas-coverage>{text}</p>' in html
+    kube = table(small, lang, "spot-billing")    # spot sourced for one provider: 1 of 6
+    line = re.search(r"data-atlas-coverage>([^<]+)", kube).group(1)
+    assert sorted(re.findall(r"\d+", line)) == ["1", "16", "6"], line   # 1 of 6, 16% (each language orders them its way)
+
+
+def test_coverage_counts_match_make_facts(small, real_atlas):
+    for atlas in (small, real_atlas):
+        cov = facts.coverage(atlas, TODAY)
+        html = table(atlas, "en", "all")
+        shown = re.search(r"data-atlas-coverage>(\d+) of (\d+)", html).groups()
+        assert (int(shown[0]), int(shown[1])) == (cov.overall.sourced, cov.overall.total)
+        assert cov.overall.total == len(atlas.providers) * len(atlas.all_fields)
+
+
+@pytest.fixture(scope="module")
+def real_atlas():
+    return load_atlas(ROOT)
+
+
+def test_hostile_list_items_and_names_are_text(small):
+    evil = replace(small.providers[0], id="evil", name=HOSTILE,
+                   facts=MappingProxyType({**small.providers[0].facts, "gpus": known([HOSTILE, "H100"])}))
+    atlas = replace(small, providers=(*small.providers, evil),
+                    list_fields=MappingProxyType({**small.list_fields, "gpus": ListField((HOSTILE, "H100"))}))
+    for html in (table(atlas, "hi"), tables.render_list(atlas, "vi")):
+        assert "<script>" not in html and "<img" not in html
+        assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
+
+
+@pytest.mark.parametrize("lang, label, india, unknown", [
+    ("en", "Countries with GPU capacity", "India", "Unknown"),
+    ("hi", "किन देशों में GPU", "भारत", "अज्ञात"),
+    ("vi", "Quốc gia có GPU", "Ấn Độ", "Chưa rõ"),
+])
+def test_providers_overview_shows_regions_and_gpus(small, lang, label, india, unknown):
+    html = tables.render_list(small, lang)
+    bharat = html[html.index('data-provider="bharat"'): html.index("</li>", html.index('data-provider="bharat"'))]
+    assert f"<dt>{label}</dt>" in bharat
+    assert f'<dd data-field="regions"><span data-item="IN" title="IN">{india}</span></dd>' in bharat
+    assert '<dd data-field="gpus"><span data-item="H100">H100</span>, <span data-item="L40S">L40S</span></dd>' in bharat
+    nowhere = html[html.index('data-provider="nowhere"'):]
+    assert f'<dd data-field="regions">{unknown}</dd>' in nowhere
+    assert "data-atlas-coverage>" in html   # 4 of 6 regions/GPU facts
+    assert "4" in re.search(r"data-atlas-coverage>([^<]+)", html).group(1)
+
+
+def test_facts_coverage_unknown_cells_and_old_sources(small):
+    cov = facts.coverage(small, TODAY)
+    assert (cov.overall.sourced, cov.overall.total) == (7, 3 * len(small.all_fields))
+    assert dict(cov.by_provider)["bharat"].sourced == 4
+    assert dict(cov.by_field)["regions"] == facts.Tally(2, 3)
+    assert dict(cov.unknown)["nowhere"] == small.all_fields
+    assert "regions" not in dict(cov.unknown)["bharat"]
+    old = [(s.provider, s.field, s.days) for s in cov.stale]
+    assert old == [("bharat", "spot", 333)]     # 2026-01-02 is more than 180 days before 2026-12-01
+    text = facts.report(cov)
+    assert "Sourced facts: 7 of 54 (12%)" in text
+    assert "bharat.spot: verified 2026-01-02 (333 days) https://alpha.example/regions" in text
+    assert re.search(r"^  nowhere: kubernetes, time_slicing.*local_billing$", text, re.M)
+    assert "Partial values without a note in every language (0):" in text
+
+
+def test_facts_lists_a_partial_value_without_a_note(small):
+    first = small.providers[0]
+    odd = replace(first, facts=MappingProxyType({**first.facts, "mig": Fact("partial", SRC, dt.date(2026, 11, 1))}))
+    cov = facts.coverage(replace(small, providers=(odd, *small.providers[1:])), TODAY)
+    assert cov.partial_without_note == (("bharat", "mig"),)
+    assert "  bharat.mig" in facts.report(cov)
+
+
+def test_make_facts_cli_is_fast_and_prints_every_section():
+    start = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "atlas.facts", "--today", "2026-12-01"], cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT / "hooks")}, capture_output=True, text=True, timeout=60)
+    took = time.monotonic() - start
+    assert out.returncode == 0, out.stderr
+    for heading in ("Sourced facts:", "Per provider:", "Per field:", "Still unknown (", "Sources older than 180 days ("):
+        assert heading in out.stdout
+    assert re.search(r"^  regions +\d+ / +\d+", out.stdout, re.M)
+    assert took < 5, f"make facts took {took:.1f} s"
+
+
+# --- the new words exist, and differ, in every language -----------------------------------
+
+NEW_KEYS = ("fields.regions.label", "fields.gpus.label", "fields.local_billing.label",
+            "fields.local_billing.values.INR", "fields.local_billing.values.VND", "fields.local_billing.empty",
+            "groups.regions-gpus", "table.coverage", "table.region_legend", "table.region_option", "table.region_hint")
+
+
+def test_new_words_in_every_language_with_the_same_placeholders(real_atlas):
+    for key in NEW_KEYS:
+        en, hi, vi = (real_atlas.words[lang][key] for lang in ("en", "hi", "vi"))
+        assert re.search(r"[\u0900-\u097F]", hi), (key, hi)            # written in Hindi
+        assert vi != en and re.search(r"[^\x00-\x7f]", vi), (key, vi)   # written in Vietnamese
+        names = lambda t: sorted(re.findall(r"\{(\w+)\}", t))  # noqa: E731
+        assert names(en) == names(hi) == names(vi), key
+
+
+@pytest.mark.parametrize("lang, key", [("vi", "region_option"), ("hi", "coverage")])
+def test_a_missing_new_word_stops_the_build_naming_file_and_key(scratch, lang, key):
+    path = scratch / f"data/i18n/{lang}.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(re.sub(rf"\n  {key}: [^\n]+", "", text), encoding="utf-8")
+    from atlas.problems import DataError
+    with pytest.raises(DataError) as info:
+        load_atlas(scratch)
+    assert f"data/i18n/{lang}.yaml:1: key 'table.{key}': missing {lang} text for an English key" in map(str, info.value.problems)
+
+
+def test_a_currency_without_words_is_named(scratch):
+    path = scratch / "data/i18n/en.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("      VND: Vietnamese dong (VND)\n", ""), encoding="utf-8")
+    from atlas.problems import DataError
+    with pytest.raises(DataError) as info:
+        load_atlas(scratch)
+    assert any("key 'fields.local_billing.values.VND': missing English text" in str(p) for p in info.value.problems)

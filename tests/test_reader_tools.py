@@ -272,7 +272,7 @@ def test_listen_speaks_the_prose_in_the_page_language(page, server, lang, voice)
     text = " ".join(s["text"] for s in spoken)
     h1 = page.locator("article h1").first.inner_text().replace("¶", "").strip()
     assert text.startswith(h1)
-    for skipped in page.eval_on_selector_all("article pre, article table, .atlas-quiz legend",
+    for skipped in page.eval_on_selector_all("article pre, article table, .atlas-quiz legend, .atlas-table__coverage, .atlas-table__asof",
                                              "els => els.map(e => e.textContent.trim()).filter(t => t.length > 20)"):
         assert skipped not in text
     pause = page.locator("[data-listen-pause]")

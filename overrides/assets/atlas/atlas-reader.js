@@ -59,7 +59,7 @@
     function chunks() {
       var article = box.closest("article") || document.querySelector(".md-content__inner")
       return $$(article, "h1,h2,h3,h4,p,li,dt,dd,blockquote").filter(function (el) {
-        return !el.closest("pre,table,.atlas-quiz,.atlas-listen,.atlas-notice,.atlas-reading-time,details,.highlight") &&
+        return !el.closest("pre,table,.atlas-table,.atlas-choose,.atlas-quiz,.atlas-listen,.atlas-notice,.atlas-reading-time,details,.highlight") &&
           !(el.parentElement && el.parentElement.closest("p,li,dd,blockquote"))
       }).map(function (el) {
         var c = el.cloneNode(true)

@@ -22,6 +22,7 @@ from atlas.problems import DataError
 ROOT = Path(__file__).resolve().parent.parent
 CHOOSE_MARKER = "<!-- reader:choose -->"
 SLOT = "<!-- reader-slot -->"
+READING_TIME = '<p class="atlas-reading-time">'
 SPEECH_LANG = {"en": "en", "hi": "hi-IN", "vi": "vi-VN"}   # BCP 47 tags speechSynthesis voices carry
 _slots: dict[tuple[str, str], str] = {}                     # (language, page) -> rendered HTML
 _page_titles: dict[str, dict[str, str]] = {}                # language -> page path -> title, per build
@@ -71,7 +72,11 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
         _slots[(lang, src)] = chooser.render_chooser(atlas, data, lang)
         return markdown.replace(CHOOSE_MARKER, "\n" + SLOT + "\n", 1)
     if src.split("/", 1)[-1].startswith("guides/"):
-        return pages.insert_after_h1(markdown, _listen(atlas, lang))
+        listen = _listen(atlas, lang)
+        if READING_TIME in markdown:   # after the notices and reading time atlas_hooks put under the H1
+            end = markdown.index("\n", markdown.index(READING_TIME))
+            return markdown[:end] + "\n\n" + listen + "\n" + markdown[end:]
+        return pages.insert_after_h1(markdown, listen)
     return None
 
 

@@ -18,7 +18,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from atlas import glossary, markers, pages, sanitize, search_split, seo, translations
+from atlas import chooser, glossary, markers, pages, reader, sanitize, search_split, seo, translations
 from atlas.cache import atlas_for
 from atlas.data import Atlas
 from atlas.problems import DataError
@@ -28,6 +28,7 @@ _not_found: dict[str, str] = {}                       # language -> 404 page
 _slots: dict[tuple[str, str], list[str]] = {}          # (language, page) -> rendered markers
 _rendered: dict[tuple[str, str], list[str]] = {}       # (language, source file) -> from check_tree
 _glossary: list[glossary.Term] = []                    # validated data/glossary.yaml, per process
+_reader: list = []                                     # [Atlas, ReaderData] for reader:choose
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -160,8 +161,19 @@ def _source(page: Page) -> str:
 
 def _context(atlas: Atlas, lang: str, config: MkDocsConfig) -> markers.Context:
     return markers.Context(atlas, lang, _today(), str(_report_url(config)),
-                           extra={"status": lambda: translations.render_status(atlas, ROOT / "docs", lang)},
+                           extra={"status": lambda: translations.render_status(atlas, ROOT / "docs", lang),
+                                  "choose": lambda: chooser.render_chooser(atlas, _reader_data(atlas), lang)},
                            terms=tuple(_glossary))
+
+
+def _reader_data(atlas: Atlas) -> reader.ReaderData:
+    """The chooser's needs (data/fields.yaml), loaded once per validated Atlas."""
+    if not _reader or _reader[0] is not atlas:
+        try:
+            _reader[:] = [atlas, reader.load(ROOT, atlas)]
+        except DataError as exc:
+            raise ValueError(exc.report()) from None
+    return _reader[1]
 
 
 def _language(config: MkDocsConfig) -> str:

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 
-from atlas import data, markers, pages, quizzes, sanitize, tables, yamlsrc
+from atlas import data, markers, pages, provider_pages, quizzes, sanitize, tables, yamlsrc
 from atlas.data import Provider, load_atlas
 from atlas.problems import Problem
 from conftest import ROOT
@@ -63,7 +63,7 @@ def render_all(text: str) -> str:
     providers = tuple(Provider(p.id, text, p.homepage, p.category, p.facts) for p in a.providers)
     b = replace(a, words=MappingProxyType(words), quiz_words=MappingProxyType(quiz_words), providers=providers)
     title, questions = quizzes.authored(b, "hi", "storage")
-    return "\n".join([
+    return provider_pages.relative_links("\n".join([   # as the build does: provider links become relative
         tables.render_table(b, "hi", "all", table_id="t", today=TODAY, report_url="https://x.example/r"),
         tables.render_table(b, "hi", "kubernetes", table_id="k", today=TODAY, report_url="https://x.example/r"),
         tables.render_list(b, "hi"),
@@ -71,7 +71,7 @@ def render_all(text: str) -> str:
         quizzes.render_quiz(b, "hi", quiz_key="g", title=text, questions=quizzes.generated(b, "hi", "billing", 1)),
         pages.notice("outdated", text, text, text, "../index.html"),
         f'<script type="application/ld+json">{pages.faq_jsonld([(text, text)], "hi")}</script>',
-    ])
+    ]), "hi/compare/all.html", "hi")
 
 
 @lru_cache(maxsize=1)

@@ -31,7 +31,7 @@ FACT_KEYS = ("value", "sources", "verified", "quote")
 COUNTRIES = "countries"   # list field whose items are ISO 3166-1 alpha-2 codes (see countries.py)
 # Allowed keys of every other data file kind, by where they appear (see _unknown_keys).
 FILE_KEYS = {
-    "fields": ("value_sets", "fields", "groups", "categories", "quiz", "region_filter"),
+    "fields": ("value_sets", "fields", "groups", "categories", "quiz", "region_filter", "discussed_in", "needs"),
     "field": ("values", "list", "empty_allowed", "item_words"),
     "quiz rule": ("right", "wrong"),
     "providers file": ("providers",),
@@ -42,9 +42,10 @@ FILE_KEYS = {
 }
 # Placeholders a translation may use, each only as {name}: no format spec, conversion,
 # attribute or index (a spec like {minutes:>100000000} would build a huge string).
-PLACEHOLDER_NAMES = frozenset({"answers", "correct", "count", "country", "date", "days", "group", "minutes", "n",
-                               "percent", "placeholders", "provider", "shown", "source", "sourced", "title",
-                               "total"})
+PLACEHOLDER_NAMES = frozenset({"answer", "answers", "correct", "count", "country", "date", "days", "group", "item",
+                               "match", "minutes", "n", "name", "percent", "placeholder", "placeholders",
+                               "provider", "score", "shown", "source", "sourced", "title", "total",
+                               "unconfirmed"})
 
 
 @dataclass(frozen=True)
@@ -379,7 +380,7 @@ def _facts(doc, i, who, raw, fields, list_fields, today, problems) -> dict[str, 
         elif isinstance(raw_value, list):
             problems.append(Problem(f, doc.line(*at, "value"), where,
                                     f"found a list {raw_value!r}, allowed: one value of {allowed_text}"))
-        elif isinstance(raw_value, bool) or raw_value not in fields[fid]:
+        elif isinstance(raw_value, bool) or not _known(raw_value, fields[fid]):
             shown = ("yes" if raw_value else "no") if isinstance(raw_value, bool) else raw_value
             hint = " (quote \"yes\"/\"no\" in YAML)" if isinstance(raw_value, bool) else ""
             problems.append(Problem(f, doc.line(*at, "value"), where,

@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import files, glossary, leaks, markers, sanitize, structure, translations, yamlsrc
+from . import chooser, files, glossary, leaks, markers, reader, sanitize, structure, translations, yamlsrc
 from .data import LANGUAGES, load_atlas
 from .problems import DataError, Problem
 from .pages import prose_lines
@@ -89,7 +89,9 @@ def check(root: Path = ROOT, languages: tuple[str, ...] = LANGUAGES) -> Report:
     if atlas is not None:
         ctx = lambda lang: markers.Context(  # noqa: E731
             atlas, lang, dt.date.today(), "",
-            extra={"status": lambda: translations.render_status(atlas, docs, lang)}, terms=tuple(terms))
+            extra={"status": lambda: translations.render_status(atlas, docs, lang),
+                   "choose": lambda: chooser.render_chooser(atlas, reader.load(root, atlas), lang)},
+            terms=tuple(terms))
         report.failures += markers.check_tree(docs, texts, ctx)[0]
     en_pages = translations.english_pages(docs)
     for lang in languages:

@@ -18,9 +18,9 @@ from . import glossary, quizzes, tables
 from .data import Atlas
 from .pages import code_mask
 
-MARKER = re.compile(r"<!--\s*(providers|quiz|i18n|glossary):([a-z0-9-]+)((?:\s+[a-z]+=[^\s>]+)*)\s*-->")
-OURS = re.compile(r"<!--\s*(providers|quiz|i18n|glossary):")
-OWNERS = ("providers", "quiz", "i18n", "glossary")
+MARKER = re.compile(r"<!--\s*(providers|quiz|i18n|glossary|reader):([a-z0-9-]+)((?:\s+[a-z]+=[^\s>]+)*)\s*-->")
+OURS = re.compile(r"<!--\s*(providers|quiz|i18n|glossary|reader):")
+OWNERS = ("providers", "quiz", "i18n", "glossary", "reader")
 COMMENT = re.compile(r"<!--(.*?)(?:-->|$)")
 LOOKS_OURS = re.compile(r"^\s*([A-Za-z][\w.-]*)\s*:")      # <!-- something: … --> reads as a marker
 INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
@@ -45,7 +45,7 @@ class Context:
     lang: str
     today: dt.date
     report_url: str
-    extra: dict[str, Callable[[], str]] = field(default_factory=dict)  # e.g. i18n:status
+    extra: dict[str, Callable[[], str]] = field(default_factory=dict)  # i18n:status, reader:choose
     terms: tuple[glossary.Term, ...] = ()                               # for glossary:terms
     counter: int = 0
 
@@ -171,7 +171,7 @@ def located(rel: str, error: str) -> str:
 
 ALLOWED = ("<!-- providers:table feature=GROUP -->, <!-- providers:matrix -->, <!-- providers:list -->, "
            "<!-- quiz:ID -->, <!-- quiz:generated feature=FIELD count=N -->, <!-- i18n:status -->, "
-           "<!-- glossary:terms -->")
+           "<!-- glossary:terms -->, <!-- reader:choose -->")
 
 
 def _render_markdown(m: Marker, ctx: Context) -> str:
@@ -211,7 +211,7 @@ def _render(m: Marker, ctx: Context) -> str:
         _only(m, set())
         title, questions = quizzes.authored(a, lang, m.name)
         return quizzes.render_quiz(a, lang, quiz_key=f"quiz-{m.name}", title=title, questions=questions)
-    if m.owner == "i18n" and m.name in ctx.extra:
+    if m.owner in ("i18n", "reader") and m.name in ctx.extra:
         _only(m, set())
         return ctx.extra[m.name]()
     raise ValueError(f"unknown marker '{m.owner}:{m.name}'")

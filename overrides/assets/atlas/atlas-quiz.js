@@ -112,11 +112,39 @@
       updateScore()
       inputs(questions[0])[0].focus()
     })
+    quiz.querySelector("[data-print]").addEventListener("click", function () {
+      var old = document.querySelector("body > .atlas-record")
+      if (old) old.remove()
+      var rec = document.createElement("section")
+      function add(tag, text, parent) {
+        var e = document.createElement(tag); e.textContent = text; (parent || rec).appendChild(e); return e
+      }
+      function names(q, keep) {
+        return inputs(q).filter(keep).map(function (i) { return i.labels[0].textContent.trim() }).join("; ")
+      }
+      rec.className = "atlas-record"
+      add("h1", t("record"))
+      add("p", t("disclaimer")).className = "atlas-record__note"
+      add("h2", quiz.querySelector(".atlas-quiz__title").textContent)
+      add("p", t("date").replace("{date}", new Date().toLocaleDateString(quiz.getAttribute("data-lang"), { dateStyle: "long" })))
+      add("p", t("score-line").replace("{score}", score.textContent))
+      var list = add("ol", "")
+      questions.forEach(function (q) {
+        var li = add("li", "", list)
+        add("p", q.querySelector("legend").lastChild.textContent.trim(), li)
+        add("p", t("yours").replace("{answer}", names(q, function (i) { return i.checked }) || t("none")), li)
+        add("p", t("right").replace("{answer}", names(q, function (i) { return i.getAttribute("data-correct") === "true" })), li)
+      })
+      document.body.appendChild(rec)
+      document.documentElement.classList.add("atlas-printing")
+      window.print()
+    })
     quiz.setAttribute("data-ready", "")
     updateScore()
   }
 
   function init() {
+    window.addEventListener("afterprint", function () { document.documentElement.classList.remove("atlas-printing") })
     Array.prototype.forEach.call(document.querySelectorAll("[data-atlas-quiz]"), setupQuiz)
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init)

@@ -1,0 +1,136 @@
+"""MkDocs events for the reader tools: a page per provider, choose by needs, listen to a guide.
+
+Kept apart from atlas_hooks.py so each file stays small; the logic lives in atlas/reader.py,
+atlas/provider_pages.py and atlas/chooser.py. Like every hook here, each event runs once per
+language (mkdocs-static-i18n rebuilds the site per language).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from markupsafe import escape
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
+
+from atlas import pages, provider_pages, reader
+from atlas.cache import atlas_for
+from atlas.problems import DataError
+
+ROOT = Path(__file__).resolve().parent.parent
+SLOT = "<!-- reader-slot -->"
+LISTEN_SLOT = "<!-- reader-listen -->"   # our own HTML goes in after the page policy has checked the page
+READING_TIME = '<p class="atlas-reading-time">'
+SPEECH_LANG = {"en": "en", "hi": "hi-IN", "vi": "vi-VN"}   # BCP 47 tags speechSynthesis voices carry
+_slots: dict[tuple[str, str], str] = {}                     # (language, page) -> rendered HTML
+_listen_slots: dict[tuple[str, str], str] = {}              # (language, guide) -> listen controls
+_page_titles: dict[str, dict[str, str]] = {}                # language -> page path -> title, per build
+_loaded: list = []                                          # [Atlas, ReaderData] last validated
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    """Validate `discussed_in` and `needs` in data/fields.yaml before anything is written."""
+    _reader_data()
+    _page_titles.clear()
+    return config
+
+
+@event_priority(-110)  # after the i18n plugin (-100) has picked this language's files
+def on_files(files: Files, *, config: MkDocsConfig) -> Files:
+    """Add a virtual page per provider in the language being built, with its other-language
+    alternates, so the language selector and the sitemaps (with hreflang) know it."""
+    atlas = atlas_for(ROOT)
+    i18n = config.plugins.get("i18n")
+    lang = _language(config)
+    default = getattr(i18n, "default_language", "en")
+    langs = list(getattr(i18n, "build_languages", None) or atlas.languages)
+    for p in atlas.providers:
+        made = {la: _virtual(config, atlas, la, p, default) for la in langs}
+        mine = made[lang]
+        for f in made.values():
+            f.alternates = made
+        files.append(mine)
+        if i18n is not None and lang in getattr(i18n, "i18n_files_per_language", {}):
+            i18n.i18n_files_per_language[lang].append(mine)
+    return files
+
+
+def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+    """Render a provider page; put the listen controls on guides. (The chooser's marker,
+    <!-- reader:choose -->, is rendered with the other markers in atlas_hooks.py.)"""
+    lang = _language(config)
+    atlas = atlas_for(ROOT)
+    data = _reader_data()
+    src = page.file.src_uri
+    if getattr(page.file, "atlas_provider", None):
+        html = provider_pages.render_page(atlas, data, lang, page.file.atlas_provider,
+                                          titles=_titles(lang),
+                                          report_url=config.extra.get("atlas", {}).get("report_url", ""))
+        _slots[(lang, src)] = html
+        return SLOT + "\n"
+    if src.split("/", 1)[-1].startswith("guides/"):
+        _listen_slots[(lang, src)] = _listen(atlas, lang)
+        listen = LISTEN_SLOT
+        if READING_TIME in markdown:   # after the notices and reading time atlas_hooks put under the H1
+            end = markdown.index("\n", markdown.index(READING_TIME))
+            return markdown[:end] + "\n\n" + listen + "\n" + markdown[end:]
+        return pages.insert_after_h1(markdown, listen)
+    return None
+
+
+def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+    """Fill this page's slot, and make `atlas-root:` links (tables, provider pages) relative."""
+    lang = _language(config)
+    for slot, store in ((SLOT, _slots), (LISTEN_SLOT, _listen_slots)):
+        block = store.pop((lang, page.file.src_uri), None)
+        if block is not None:
+            html = html.replace(f"<p>{slot}</p>", block, 1) if f"<p>{slot}</p>" in html else html.replace(slot, block, 1)
+    return provider_pages.relative_links(html, page.file.url, lang, getattr(config.plugins.get("i18n"), "default_language", "en"))
+
+
+def _virtual(config: MkDocsConfig, atlas, lang: str, p, default: str) -> File:
+    f = File.generated(config, provider_pages.src_uri(lang, p.id), content=provider_pages.markdown(atlas, lang, p),
+                       inclusion=InclusionLevel.NOT_IN_NAV)   # reached from tables and lists, not the nav
+    f.dest_uri = provider_pages.dest_uri(lang, p.id, default)
+    f.__dict__.pop("url", None)   # recomputed from dest_uri
+    f.locale = f.locale_alternate_of = f.localization = lang
+    f.norm_src_uri = f"providers/{p.id}.md"
+    f.atlas_provider = p.id
+    return f
+
+
+def _listen(atlas, lang: str) -> str:
+    """Listen controls: hidden until atlas-listen.js finds a voice for the page's language."""
+    t = lambda key: escape(atlas.t(lang, f"reader.listen.{key}"))  # noqa: E731
+    return (f'<div class="atlas-listen" data-atlas-listen data-speech-lang="{SPEECH_LANG.get(lang, lang)}" '
+            f'data-t-pause="{t("pause")}" data-t-resume="{t("resume")}" data-t-none="{t("no_voice")}" hidden>'
+            f'<button type="button" class="md-button" data-listen-play>{t("play")}</button> '
+            f'<button type="button" class="md-button" data-listen-pause hidden>{t("pause")}</button> '
+            f'<button type="button" class="md-button" data-listen-stop hidden>{t("stop")}</button>'
+            f'<p class="atlas-listen__msg" data-listen-msg role="status"></p></div>')
+
+
+def _titles(lang: str) -> dict[str, str]:
+    if lang not in _page_titles:
+        _page_titles[lang] = provider_pages.page_titles(ROOT, lang)
+    return _page_titles[lang]
+
+
+def _reader_data() -> reader.ReaderData:
+    """Loaded again only when the Atlas is (atlas_for reloads it when a data file changes)."""
+    atlas = atlas_for(ROOT)
+    if _loaded and _loaded[0] is atlas:
+        return _loaded[1]
+    try:
+        data = reader.load(ROOT, atlas)
+    except DataError as exc:
+        raise PluginError(exc.report()) from None
+    _loaded[:] = [atlas, data]
+    return data
+
+
+def _language(config: MkDocsConfig) -> str:
+    i18n = config.plugins.get("i18n")
+    return getattr(i18n, "current_language", None) or config.theme.get("language", "en")

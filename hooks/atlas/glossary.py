@@ -21,7 +21,7 @@ from .problems import DataError, Problem
 
 FILE = "data/glossary.yaml"
 ENTRY_KEYS = ("id", "en", "hi", "vi")
-LANG_KEYS = ("use", "avoid", "definition")
+LANG_KEYS = ("use", "avoid", "definition", "gender")
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MARKUP = re.compile(r"<[a-zA-Z/!]|&[a-zA-Z#][a-zA-Z0-9]*;|https?://")
 MARKER = re.compile(r"<!--\s*glossary:([^\s>]*)\s*-->")
@@ -98,6 +98,9 @@ def load(root: Path, languages: tuple[str, ...] = ("en", "hi", "vi")) -> tuple[T
                 if clash:
                     problems.append(Problem(FILE, doc.line("terms", i, lang, "avoid"), f"{where}, avoid",
                                             f"{clash[0]!r} would match the preferred term {use[lang]!r} itself"))
+            if "gender" in part and part["gender"] not in ("m", "f"):
+                problems.append(Problem(FILE, doc.line("terms", i, lang, "gender"), f"{where}, gender",
+                                        f"found {part['gender']!r}, allowed: m, f"))
             if "definition" in part:
                 if not _plain(part["definition"]):
                     problems.append(Problem(FILE, doc.line("terms", i, lang, "definition"), f"{where}, definition",

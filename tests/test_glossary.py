@@ -71,6 +71,7 @@ def test_the_repository_uses_no_avoided_term():
     ("terms:\n  - id: x\n    en: {use: X}\n    hi: {use: एक्स}\n", "term 'x', vi: missing"),
     ("terms:\n  - id: x\n    en: {use: X}\n    hi: {use: '<b>x</b>'}\n    vi: {use: X}\n", "allowed: non-empty plain text"),
     ("terms:\n  - id: x\n    en: {use: X}\n    hi: {use: एक्स, avoid: [एक्स]}\n    vi: {use: X}\n", "would match the preferred term"),
+    ("terms:\n  - id: x\n    en: {use: X}\n    hi: {use: एक्स, gender: n}\n    vi: {use: X}\n", "found 'n', allowed: m, f"),
 ])
 def test_glossary_file_errors_name_line_and_allowed(tmp_path, yaml_text, needle):
     (tmp_path / "data").mkdir()

@@ -85,7 +85,8 @@ def test_glossary_file_errors_name_line_and_allowed(tmp_path, yaml_text, needle)
 def test_glossary_text_cannot_become_markup():
     hostile = glossary.Term("x", {"en": "X", "hi": "<script>alert(1)</script> [a](javascript:x) {: onclick=y }"},
                             {}, {"hi": "*bold* <img src=x onerror=y> `code <b>`"})
-    md = glossary.markdown("hi", (hostile,))
+    bare = glossary.Term("y", {"en": "<b>Y</b>", "hi": "<i onclick=x>य</i>"}, {}, {})
+    md = glossary.markdown("hi", (hostile, bare), "<script>", "<b>", "<i>")
     import markdown
     html = markdown.markdown(md, extensions=["attr_list", "toc"])
     from html.parser import HTMLParser
@@ -97,17 +98,24 @@ def test_glossary_text_cannot_become_markup():
             self.seen.append((tag, tuple(name for name, _ in attrs)))
     parser = Tags()
     parser.feed(html)
-    assert set(parser.seen) == {("h2", ("id",)), ("p", ()), ("code", ())}, parser.seen
+    assert set(parser.seen) == {("h2", ("id",)), ("p", ()), ("code", ()), ("span", ("lang",)), ("table", ()),
+                                ("thead", ()), ("tbody", ()), ("tr", ()), ("tr", ("id",)), ("th", ()), ("td", ()),
+                                ("td", ("lang",))}, parser.seen
     assert "&lt;script&gt;" in html and "<code>code &lt;b&gt;</code>" in html
 
 
 @pytest.mark.parametrize("lang", ["en", "hi", "vi"])
 def test_glossary_page_is_generated_with_english_headwords(built_site, lang):
-    html = (built_site / ("" if lang == "en" else lang) / "glossary.html").read_text(encoding="utf-8")
+    import html as html_lib
+    page = (built_site / ("" if lang == "en" else lang) / "glossary.html").read_text(encoding="utf-8")
     for t in TERMS:
-        assert f'id="{t.id}"' in html, t.id
-        if lang != "en" and t.use[lang].casefold() != t.en.casefold():
-            assert f"({t.en})" in html, t.id
+        if t.definition:      # a heading, with the English headword beside the translated one
+            assert f'id="{t.id}"' in page, t.id
+            if lang != "en" and t.use[lang].casefold() != t.en.casefold():
+                assert f'<span lang="en">({html_lib.escape(t.en, quote=False)})</span>' in page, t.id
+        elif lang != "en":    # a row of the settled-terms table: English beside the page's language
+            assert (f'<tr id="{t.id}"><td lang="en">{html_lib.escape(t.en)}</td>'
+                    f'<td>{html_lib.escape(t.use[lang])}</td></tr>') in page, t.id
 
 
 def test_multi_answer_hint_appears_once_per_question():

@@ -131,21 +131,28 @@ def find_avoided(lines: list[tuple[int, str]], lang: str, terms: tuple[Term, ...
     return out
 
 
-def markdown(lang: str, terms: tuple[Term, ...]) -> str:
+def markdown(lang: str, terms: tuple[Term, ...], more: str = "", english: str = "", language: str = "") -> str:
     """The glossary in Markdown for `lang` (what `<!-- glossary:terms -->` becomes).
 
-    Generated as Markdown (not HTML after Markdown) so the headings get anchors, permalinks
-    and a table of contents like any page. Every contributor string is HTML-escaped and
-    its Markdown punctuation backslash-escaped, so it can only ever be text.
+    Terms with a definition become headings (anchors, permalinks and a table of contents like
+    any page), with the English headword beside a translated one. Terms without a definition
+    (the settled words of the site) follow in one table under the heading `more`, English
+    beside the page's language. Every contributor string is HTML-escaped (and in headings
+    and paragraphs its Markdown punctuation backslash-escaped), so it can only ever be text.
     """
     out = []
-    for t in terms:
+    for t in (t for t in terms if t.definition):
         head = t.use.get(lang, t.en)
-        en = f" ({_md(t.en)})" if lang != "en" and head.casefold() != t.en.casefold() else ""
+        en = f' <span lang="en">({_md(t.en)})</span>' if lang != "en" and head.casefold() != t.en.casefold() else ""
         out.append(f"## {_md(head)}{en} {{ #{t.id} }}\n")
-        definition = t.definition.get(lang) or t.definition.get("en")
-        if definition:
-            out.append(_md(definition) + "\n")
+        out.append(_md(t.definition.get(lang) or t.definition["en"]) + "\n")
+    rest = [t for t in terms if not t.definition]
+    if rest and lang != "en" and more:
+        rows = "".join(f'<tr id="{t.id}"><td lang="en">{html.escape(t.en)}</td><td>{html.escape(t.use.get(lang, t.en))}</td></tr>'
+                       for t in rest)
+        out.append(f"## {_md(more)} {{ #more-terms }}\n")
+        out.append(f'<table><thead><tr><th>{html.escape(english)}</th><th>{html.escape(language)}</th></tr></thead>'
+                   f"<tbody>{rows}</tbody></table>\n")
     return "\n".join(out)
 
 

@@ -178,7 +178,9 @@ def _render_markdown(m: Marker, ctx: Context) -> str:
     if m.name != "terms":
         raise ValueError(f"unknown marker '{m.owner}:{m.name}', allowed: <!-- glossary:terms -->")
     _only(m, set())
-    return glossary.markdown(ctx.lang, ctx.terms)
+    t = lambda key: ctx.atlas.t(ctx.lang, key)  # noqa: E731
+    return glossary.markdown(ctx.lang, ctx.terms, t("glossary.more_terms"), t("glossary.english"),
+                             t("site.language_name"))
 
 
 def _render(m: Marker, ctx: Context) -> str:

@@ -54,17 +54,22 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, server):
+def guarded_page(browser, origin: str):
+    """A fresh page whose requests to any host but `origin` are refused, and then fail the test."""
     context = browser.new_context()
     outside = []
     context.route("**/*", lambda route: (outside.append(route.request.url), route.abort())
-                  if not route.request.url.startswith(server) else route.continue_())
+                  if not route.request.url.startswith(origin) else route.continue_())
     pg = context.new_page()
     pg.set_default_timeout(15000)
     yield pg
     context.close()
     assert not outside, f"the page tried to load from another host: {outside}"
+
+
+@pytest.fixture
+def page(browser, server):
+    yield from guarded_page(browser, server)
 
 
 def search(pg, server, path, query):

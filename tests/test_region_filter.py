@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from conftest import copy_repo, free_port, mkdocs_build
-from test_browser import _Quiet, browser  # noqa: F401  (the shared Chromium fixture)
+from test_browser import _Quiet, browser, guarded_page  # noqa: F401  (the shared Chromium fixture)
 
 REGIONS = {"aws": ["US", "IN"], "google-cloud": ["US", "IN", "VN"], "vast-ai": ["VN"], "runpod": ["US"]}
 IN_INDIA = {p for p, codes in REGIONS.items() if "IN" in codes}
@@ -50,15 +50,7 @@ def regions_server(regions_site):
 
 @pytest.fixture
 def page(browser, regions_server):  # noqa: F811
-    context = browser.new_context()
-    outside = []
-    context.route("**/*", lambda route: (outside.append(route.request.url), route.abort())
-                  if not route.request.url.startswith(regions_server) else route.continue_())
-    pg = context.new_page()
-    pg.set_default_timeout(15000)
-    yield pg
-    context.close()
-    assert not outside, f"the page tried to load from another host: {outside}"
+    yield from guarded_page(browser, regions_server)
 
 
 def visible_rows(pg) -> set[str]:

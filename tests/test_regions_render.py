@@ -138,7 +138,7 @@ def test_hostile_list_items_and_names_are_text(small):
 
 @pytest.mark.parametrize("lang, label, india, unknown", [
     ("en", "Countries with GPU capacity", "India", "Unknown"),
-    ("hi", "किन देशों में GPU", "भारत", "अज्ञात"),
+    ("hi", "GPU क्षमता वाले देश", "भारत", "अज्ञात"),
     ("vi", "Quốc gia có GPU", "Ấn Độ", "Chưa rõ"),
 ])
 def test_providers_overview_shows_regions_and_gpus(small, lang, label, india, unknown):

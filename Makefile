@@ -38,5 +38,8 @@ facts: $(STAMP)  ## coverage of provider facts: per provider and field, cells st
 bench: $(STAMP)  ## build-time ratios measured in one run (tables hook on/off, data size)
 	ROUNDS=$(or $(ROUNDS),3) $(BIN)/python tests/bench.py
 
+audit: $(STAMP)  ## every page in Chromium at 1280 and 375 px: console, requests, axe-core (minutes)
+	$(BIN)/python tests/audit.py
+
 clean:
 	rm -rf site .site.new-* .site.old-* .pytest_cache

@@ -125,7 +125,7 @@ def test_without_javascript_every_row_stays_visible(browser, regions_server, reg
 # --- the real site: the page in every language and the nav, a coverage line under every table --
 
 COVERAGE = {"en": r"\d+ of \d+ facts sourced \(\d+%\)", "hi": r"\d+ में से \d+ तथ्यों के स्रोत दर्ज हैं \(\d+%\)",
-            "vi": r"Đã có nguồn cho \d+ trên \d+ thông tin \(\d+%\)"}
+            "vi": r"Đã có nguồn cho \d+ trên \d+ dữ kiện \(\d+%\)"}
 
 
 @pytest.mark.parametrize("lang", ["en", "hi", "vi"])

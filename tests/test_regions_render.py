@@ -101,7 +101,7 @@ def test_region_filter_puts_the_readers_country_first(small, lang, first, second
 @pytest.mark.parametrize("lang, text", [
     ("en", "6 of 9 facts sourced (66%)"),
     ("hi", "9 में से 6 तथ्यों के स्रोत दर्ज हैं (66%)"),
-    ("vi", "Đã có nguồn cho 6 trên 9 thông tin (66%)"),
+    ("vi", "Đã có nguồn cho 6 trên 9 dữ kiện (66%)"),
 ])
 def test_coverage_line_ends_every_table_in_the_page_language(small, lang, text):
     html = table(small, lang)

@@ -1,14 +1,31 @@
 """MkDocs events for Cloud GPU Atlas: thin wiring over the pure core in `atlas/`.
 
 mkdocs-static-i18n runs the whole build once per language, so every event here runs once
-per language. The validated data is immutable and cached by file modification times;
-everything else is keyed by the language of the page being built.
+per language. Work is done once per process where it does not depend on the language
+(the validated data, cached by file modification times; Jinja bytecode), once per language
+where it does (each distinct marker, in `_memo`), and per page only for the page itself.
 """
 from __future__ import annotations
 
 import datetime as dt
 import posixpath
+import sys
 from pathlib import Path
+
+
+def _fresh_core(hooks: Path) -> None:
+    """`mkdocs serve` loads this file again on every rebuild, but `atlas.*` would stay in
+    sys.modules: drop it when any of its files changed, so an edit under hooks/ shows."""
+    stamp = max((p.stat().st_mtime_ns for p in (hooks / "atlas").rglob("*") if p.is_file()), default=0)
+    core = sys.modules.get("atlas")
+    if core is not None and getattr(core, "loaded_at", stamp) != stamp:
+        for name in [n for n in sys.modules if n == "atlas" or n.startswith("atlas.")]:
+            del sys.modules[name]
+    import atlas
+    atlas.loaded_at = stamp
+
+
+_fresh_core(Path(__file__).resolve().parent)
 
 from jinja2 import Environment
 from markupsafe import Markup, escape
@@ -18,15 +35,16 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from atlas import chooser, glossary, markers, pages, reader, sanitize, search_split, seo, translations
-from atlas.cache import atlas_for
+from atlas import assets, chooser, glossary, markers, pages, provider_pages, reader, render, sanitize, search_split, seo, translations
+from atlas.cache import atlas_for, current
 from atlas.data import Atlas
 from atlas.problems import DataError
 
 ROOT = Path(__file__).resolve().parent.parent
 _not_found: dict[str, str] = {}                       # language -> 404 page
-_slots: dict[tuple[str, str], list[str]] = {}          # (language, page) -> rendered markers
-_rendered: dict[tuple[str, str], list[str]] = {}       # (language, source file) -> from check_tree
+_slots: dict[tuple[str, str], list] = {}               # (language, page) -> rendered markers
+_late: dict[tuple[str, str], list] = {}                # (language, page) -> blocks for on_post_page
+_memo: dict[str, dict] = {}                            # language -> marker -> HTML, for one build
 _glossary: list[glossary.Term] = []                    # validated data/glossary.yaml, per process
 _reader: list = []                                     # [Atlas, ReaderData] for reader:choose
 
@@ -43,36 +61,41 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
                           "allowed: an http(s) URL without credentials")
     i18n = config.plugins.get("i18n")
     if i18n is None or not getattr(i18n, "building", False):   # once, before the first language
+        _memo.clear()
+        built = _built(config, atlas)
         found, texts = sanitize.check_docs(ROOT / "docs", ROOT, atlas.languages)
         for path, text in sorted(texts.items()):
             found += sanitize.front_matter_problems(text, path.relative_to(ROOT).as_posix())
         if found:
             raise PluginError("Pages that cannot be built:\n  " + "\n  ".join(map(str, sorted(set(found)))))
-        problems, rendered = markers.check_tree(ROOT / "docs", texts, lambda lang: _context(atlas, lang, config))
-        avoided = glossary.check_tree(ROOT, tuple(_glossary), tuple(la for la in atlas.languages if la != "en"))
+        # Each page in each language it will be built in (a fallback page in every language
+        # that lacks it); what is rendered here stays in _memo for the page builds.
+        problems = markers.check_tree(ROOT / "docs", texts, lambda lang: _context(atlas, lang, config),
+                                      languages=lambda path: _languages_of(path, built, _default(config)))
+        avoided = glossary.check_tree(ROOT, tuple(_glossary), tuple(la for la in built if la != "en"))
         if avoided:
             raise PluginError("Terms that data/glossary.yaml says to avoid:\n  " + "\n  ".join(avoided))
         if problems:
             raise PluginError("Markers that cannot be rendered:\n  " + "\n  ".join(problems))
-        _rendered.clear()
-        _rendered.update(rendered)
     return config
 
 
 def on_env(env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
     """Give templates (404, notices) the current language's words, escaped."""
     lang = _language(config)
-    atlas = atlas_for(ROOT)
+    atlas = current(ROOT)
     env.globals["atlas_text"] = lambda key, **kw: escape(atlas.t(lang, key, **kw))
     env.globals["atlas_lang"] = lang
+    env.globals["atlas_default"] = _default(config)
     env.globals["atlas_languages"] = atlas.languages
+    env.bytecode_cache = render.BYTECODE   # theme templates compile once, not once per language
     return env
 
 
 def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
     """Add translation notices and reading time; replace markers; collect FAQ data."""
     lang = _language(config)   # the language being built; a fallback page's file says "en"
-    atlas = atlas_for(ROOT)
+    atlas = current(ROOT)
     state = translations.page_state(ROOT / "docs", page.file.abs_src_path, lang)
     top = []
     if state.fallback:
@@ -88,11 +111,10 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     faq = pages.faq(markdown)
     if faq:
         page.meta["atlas_jsonld"] = Markup(pages.faq_jsonld(faq, lang))
-    prerendered = _rendered.get((lang, str(Path(page.file.abs_src_path or "").resolve())))
     for key in ("title", "description"):   # the theme prints these unescaped (see atlas/sanitize.py)
         if isinstance(page.meta.get(key), str):
             page.meta[key] = str(escape(page.meta[key]))
-    markdown, errors, slots = markers.replace(markdown, _context(atlas, lang, config), prerendered)
+    markdown, errors, slots = markers.replace(markdown, _context(atlas, lang, config))
     if errors:
         raise PluginError("\n".join(markers.located(f"docs/{page.file.src_uri}", e) for e in errors))
     _slots[(lang, page.file.src_uri)] = slots
@@ -100,22 +122,36 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
 
 
 def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
-    """Check the page's own HTML against the policy, then put in its tables and quizzes and name
-    permalinks in the page's language (the toc extension has one title for every language)."""
+    """Check the page's own HTML against the policy, then put in its quizzes and lists and name
+    permalinks in the page's language (the toc extension has one title for every language).
+    Tables wait for on_post_page: Material's search has indexed the page by then, so it never
+    parses them (readers find a provider through its own page)."""
     problems = sanitize.html_problems(html, _source(page), f"docs/{page.file.src_uri}")
     if problems:
         raise PluginError("Page HTML that is not allowed:\n  " + "\n  ".join(map(str, problems)))
     lang = _language(config)
     slots = _slots.pop((lang, page.file.src_uri), None)
-    html = markers.fill(html, slots) if slots else html
-    return html.replace(PERMALINK_TITLE, f'title="{escape(atlas_for(ROOT).t(lang, "site.permalink_title"))}"')
+    if slots:
+        html = markers.fill(html, slots)
+        if any(isinstance(s, markers.Late) for s in slots):
+            _late[(lang, page.file.src_uri)] = slots
+    return html.replace(PERMALINK_TITLE, f'title="{escape(current(ROOT).t(lang, "site.permalink_title"))}"')
+
+
+def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str | None:
+    """Put in the tables (see on_page_content), with links relative to this page."""
+    slots = _late.pop((_language(config), page.file.src_uri), None)
+    if not slots:
+        return output
+    return provider_pages.relative_links(markers.fill(output, slots, late=True), page.file.url,
+                                         _language(config), _default(config))
 
 
 def on_page_context(context: dict, *, page: Page, config: MkDocsConfig, nav) -> dict:
     """Absolute alternates (with x-default) and Open Graph locales for the page's head."""
     lang = _language(config)
-    languages = atlas_for(ROOT).languages
-    context["atlas_alternates"] = seo.alternates(config.site_url or "", page.url, languages)
+    languages = current(ROOT).languages
+    context["atlas_alternates"] = seo.alternates(config.site_url or "", page.url, languages, _default(config))
     context["atlas_og_locale"] = seo.og_locale(lang)
     context["atlas_og_alternates"] = [seo.og_locale(la) for la in languages if la != lang]
     return context
@@ -130,15 +166,18 @@ def on_post_template(output_content: str, *, template_name: str, config: MkDocsC
 
 @event_priority(-100)  # after the i18n plugin has built every language
 def on_post_build(*, config: MkDocsConfig) -> None:
-    """Split search per language, write per-language sitemaps and 404 pages."""
+    """Split search per language, write per-language sitemaps and 404 pages, and bundle our
+    own scripts and styles."""
     i18n = config.plugins.get("i18n")
     if i18n is not None and getattr(i18n, "building", False):
         return
-    site = Path(config.site_dir)
-    search_split.split(site, default="en")
-    seo.sitemap_in_every_folder(site, atlas_for(ROOT).languages)
+    site, default = Path(config.site_dir), _default(config)
+    search_split.split(site, default=default)
+    seo.sitemap_in_every_folder(site, tuple(_built(config, current(ROOT))), default)
+    assets.bundle(site)
+    _memo.clear()
     for lang, html in _not_found.items():
-        target = site / ("404.html" if lang == "en" else f"{lang}/404.html")
+        target = site / ("404.html" if lang == default else f"{lang}/404.html")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(html, encoding="utf-8")
 
@@ -163,7 +202,23 @@ def _context(atlas: Atlas, lang: str, config: MkDocsConfig) -> markers.Context:
     return markers.Context(atlas, lang, _today(), str(_report_url(config)),
                            extra={"status": lambda: translations.render_status(atlas, ROOT / "docs", lang),
                                   "choose": lambda: chooser.render_chooser(atlas, _reader_data(atlas), lang)},
-                           terms=tuple(_glossary))
+                           terms=tuple(_glossary), memo=_memo.setdefault(lang, {}))
+
+
+def _built(config: MkDocsConfig, atlas: Atlas) -> list[str]:
+    """The languages this build writes (one, with `make build LANG=hi`)."""
+    return list(getattr(config.plugins.get("i18n"), "build_languages", None) or atlas.languages)
+
+
+def _languages_of(path: Path, built: list[str], default: str) -> list[str]:
+    """The languages a page under docs/<folder>/ is built in: its own, and as the fallback of
+    every built language that has no translation of it."""
+    folder, *rest = path.relative_to(ROOT / "docs").parts
+    return [la for la in built if la == folder or (folder == default and not (ROOT / "docs" / la).joinpath(*rest).exists())]
+
+
+def _default(config: MkDocsConfig) -> str:
+    return getattr(config.plugins.get("i18n"), "default_language", None) or "en"
 
 
 def _reader_data(atlas: Atlas) -> reader.ReaderData:

@@ -16,7 +16,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
 from atlas import pages, provider_pages, reader
-from atlas.cache import atlas_for
+from atlas.cache import atlas_for, current
 from atlas.problems import DataError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +41,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 def on_files(files: Files, *, config: MkDocsConfig) -> Files:
     """Add a virtual page per provider in the language being built, with its other-language
     alternates, so the language selector and the sitemaps (with hreflang) know it."""
-    atlas = atlas_for(ROOT)
+    atlas = current(ROOT)
     i18n = config.plugins.get("i18n")
     lang = _language(config)
     default = getattr(i18n, "default_language", "en")
@@ -61,8 +61,8 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     """Render a provider page; put the listen controls on guides. (The chooser's marker,
     <!-- reader:choose -->, is rendered with the other markers in atlas_hooks.py.)"""
     lang = _language(config)
-    atlas = atlas_for(ROOT)
-    data = _reader_data()
+    atlas = current(ROOT)
+    data = _reader_data(atlas)
     src = page.file.src_uri
     if getattr(page.file, "atlas_provider", None):
         html = provider_pages.render_page(atlas, data, lang, page.file.atlas_provider,
@@ -118,9 +118,9 @@ def _titles(lang: str) -> dict[str, str]:
     return _page_titles[lang]
 
 
-def _reader_data() -> reader.ReaderData:
+def _reader_data(atlas=None) -> reader.ReaderData:
     """Loaded again only when the Atlas is (atlas_for reloads it when a data file changes)."""
-    atlas = atlas_for(ROOT)
+    atlas = atlas or atlas_for(ROOT)
     if _loaded and _loaded[0] is atlas:
         return _loaded[1]
     try:

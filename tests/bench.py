@@ -1,91 +1,183 @@
-"""Build-time benchmark: ratios measured in one run (this machine is noisy; never a test).
+"""Build benchmark: ratios measured in one run (this machine is noisy; never a test).
 
-    make bench            # 3 rounds of each variant, interleaved
-    make bench ROUNDS=5
+    make bench                    # 3 rounds of each comparison, interleaved
+    make bench ROUNDS=5 BIG_ROUNDS=2
+    make bench BEFORE=2c8b65b     # the same figures for that commit too, in the same run
 
-Variants, each a real `mkdocs build --strict` of a scratch copy:
-  full      the site as it is
-  no-tables the same pages with table and matrix markers removed (tables hook idle)
-  bare      no markers and no hooks at all (plain MkDocs + Material + i18n)
-Then the pure renderer at 100 and 1,000 synthetic providers, to show linear growth.
+Every build is a real `mkdocs build --strict` of a scratch copy, timed by the CPU seconds
+of the build process (user + sys, from wait4: steadier than wall time on a shared machine;
+wall time is printed beside it) and its peak memory (maxrss). Variants are interleaved
+round by round, and each ratio is the median of the per-round ratios.
+
+  full   the site as it is
+  bare   the same pages with every marker removed and no hooks (plain MkDocs + Material +
+         mkdocs-static-i18n). The hooks add a page per provider; bare gets the same pages as
+         plain Markdown (front matter and a heading), so the ratio is the hooks' cost, not
+         the cost of having more pages.
+Sizes: today's pages; 300 pages per language (copies of each language's guides, in the nav);
+1,000 providers (copies of today's, new ids and names) against today's providers; and
+`make build LANG=hi` (one language) against the full build. The last line is the verdict.
 """
 from __future__ import annotations
 
-import datetime as dt
 import os
 import re
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
+import yaml
 
-from conftest import ROOT, copy_repo, mkdocs_build  # noqa: E402
-from atlas import tables  # noqa: E402
-from atlas.data import load_atlas  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import BIN, COPIED, ROOT  # noqa: E402
 
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
+BIG_ROUNDS = int(os.environ.get("BIG_ROUNDS", "1"))   # the 300-page builds take about a minute each
+BEFORE = os.environ.get("BEFORE", "")
+TARGETS = {"hooks / bare, today": 1.10, "hooks / bare, 300 pages": 1.10, "memory / bare, 300 pages": 1.30,
+           "1,000 / today's providers": 3.0, "LANG=hi / full": 0.6}
+MARKER = re.compile(r"<!-- (?:providers|quiz|i18n|glossary|reader):[^>]*-->")
 
 
-def variant(base: Path, name: str) -> Path:
-    root = copy_repo(base / name)
-    if name in ("no-tables", "bare"):
-        pattern = r"<!-- providers:[^>]*-->" if name == "no-tables" else r"<!-- (?:providers|quiz|i18n):[^>]*-->"
-        for page in (root / "docs").rglob("*.md"):
-            page.write_text(re.sub(pattern, "", page.read_text(encoding="utf-8")), encoding="utf-8")
-    if name == "bare":
-        cfg = root / "mkdocs.yml"
-        cfg.write_text(re.sub(r"\nhooks:\n(  - .*\n)+", "\n", cfg.read_text(encoding="utf-8")), encoding="utf-8")
-        (root / "overrides/404.html").unlink()   # it needs the hook's words
+def checkout(dest: Path, commit: str = "") -> Path:
+    """The repository (or `commit` of it) as a scratch folder a build can change."""
+    if commit:
+        dest.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, *COPIED], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+        return dest
+    for name in COPIED:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def make_bare(root: Path) -> Path:
+    """No markers, no hooks; each provider page the hooks would add, as plain Markdown."""
+    sys.path.insert(0, str(root / "hooks"))
+    providers = yaml.safe_load((root / "data/providers.yaml").read_text(encoding="utf-8"))["providers"]
+    for page in (root / "docs").rglob("*.md"):
+        page.write_text(MARKER.sub("", page.read_text(encoding="utf-8")), encoding="utf-8")
+    for lang in [d.name for d in (root / "docs").iterdir() if d.is_dir()]:
+        folder = root / "docs" / lang / "providers"
+        folder.mkdir(exist_ok=True)
+        for p in providers:
+            (folder / f"{p['id']}.md").write_text(f"---\ntitle: {p['id']}\n---\n\n# {p['id']}\n", encoding="utf-8")
+    cfg = root / "mkdocs.yml"
+    text = re.sub(r"\nhooks:\n(  - .*\n)+", "\n", cfg.read_text(encoding="utf-8"))
+    text = text.replace("nav:\n", "not_in_nav: |\n  /providers/*.md\n  /*/providers/*.md\nnav:\n", 1)
+    cfg.write_text(text, encoding="utf-8")
+    for name in ("404.html", "main.html", "partials/alternate.html"):   # they need the hooks' words
+        (root / "overrides" / name).unlink(missing_ok=True)
     return root
 
 
-def timed_build(root: Path, out: Path) -> float:
+def grow_pages(root: Path, per_language: int) -> Path:
+    """Copies of each language's guides until every language has `per_language` pages."""
+    guides = sorted(p.name for p in (root / "docs/en/guides").glob("*.md"))
+    have = sum(1 for _ in (root / "docs/en").rglob("*.md"))
+    names = [f"{g[:-3]}-copy{n:03d}.md" for n in range(per_language) for g in guides][: max(0, per_language - have)]
+    for lang in [d.name for d in (root / "docs").iterdir() if d.is_dir()]:
+        for name in names:
+            src = root / "docs" / lang / "guides" / (name.rsplit("-copy", 1)[0] + ".md")
+            if src.exists():
+                shutil.copy2(src, src.with_name(name))
+    cfg = root / "mkdocs.yml"
+    entries = "".join(f"      - guides/{n}\n" for n in names)
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace("  - Guides:\n", "  - Guides:\n" + entries, 1), encoding="utf-8")
+    return root
+
+
+def grow_providers(root: Path, count: int) -> Path:
+    """`count` providers: today's, then copies of them with new ids and names."""
+    path = root / "data/providers.yaml"
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    real = data["providers"]
+    data["providers"] = [dict(real[i % len(real)], id=f"{real[i % len(real)]['id']}-x{i}",
+                              name=f"{real[i % len(real)]['name']} #{i}") if i >= len(real) else real[i]
+                         for i in range(count)]
+    path.write_text(yaml.dump(data, Dumper=yaml.CSafeDumper, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return root
+
+
+def build(root: Path, out: Path, only: str = "") -> tuple[float, float, float]:
+    """CPU seconds, wall seconds and peak MiB of one strict build."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(root / "hooks"), "LANG": "C.UTF-8"}
+    env.pop("ATLAS_LANG", None)
+    if only:
+        env["ATLAS_LANG"] = only
+    shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
-    result = mkdocs_build(root, out)
-    elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        raise SystemExit(result.stdout + result.stderr)
-    return elapsed
+    proc = subprocess.Popen([str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(out)], cwd=root, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"build of {root} failed:\n{err.decode(errors='replace')[-3000:]}")
+    shutil.rmtree(out, ignore_errors=True)
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
+
+
+def compare(label: str, pair: dict[str, tuple[Path, str]], rounds: int, tmp: Path) -> dict:
+    """Interleaved rounds of two builds (numerator first); medians and the paired ratio."""
+    runs: dict[str, list] = {name: [] for name in pair}
+    for r in range(rounds):
+        for name, (root, only) in (pair.items() if r % 2 == 0 else reversed(pair.items())):
+            runs[name].append(build(root, tmp / "out", only))
+            print(f"  . {label}: {name} round {r + 1}: {runs[name][-1][0]:.2f} CPU-s", file=sys.stderr, flush=True)
+    a, b = list(pair)
+    ratio = statistics.median(x[0] / y[0] for x, y in zip(runs[a], runs[b]))
+    med = {name: tuple(statistics.median(v[i] for v in runs[name]) for i in range(3)) for name in pair}
+    return {"ratio": ratio, "mem": med[a][2] / med[b][2], "med": med}
+
+
+def suite(tmp: Path, commit: str = "") -> dict[str, dict]:
+    """Every comparison for the working tree (or `commit`)."""
+    tag = commit or "now"
+    make = lambda name: checkout(tmp / f"{tag}-{name}", commit)  # noqa: E731
+    full, bare = make("full"), make_bare(make("bare"))
+    full300, bare300 = grow_pages(make("full300"), 300), grow_pages(make_bare(make("bare300")), 300)
+    many = grow_providers(make("p1000"), 1000)
+    out = {}
+    out["hooks / bare, today"] = compare("today's pages", {"full": (full, ""), "bare": (bare, "")}, ROUNDS, tmp)
+    out["LANG=hi / full"] = compare("one language", {"hi": (full, "hi"), "full": (full, "")}, ROUNDS, tmp)
+    out["1,000 / today's providers"] = compare("providers", {"1000": (many, ""), "today": (full, "")}, BIG_ROUNDS, tmp)
+    big = compare("300 pages", {"full": (full300, ""), "bare": (bare300, "")}, BIG_ROUNDS, tmp)
+    out["hooks / bare, 300 pages"] = big
+    out["memory / bare, 300 pages"] = {"ratio": big["mem"], "med": big["med"]}
+    return out
 
 
 def main() -> None:
+    providers = len(yaml.load((ROOT / "data/providers.yaml").read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)["providers"])
     with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp)
-        roots = {name: variant(base, name) for name in ("full", "no-tables", "bare")}
-        times: dict[str, list[float]] = {name: [] for name in roots}
-        for r in range(ROUNDS):
-            for name, root in roots.items():   # interleaved, so drift hits every variant alike
-                times[name].append(timed_build(root, base / f"site-{name}-{r}"))
-        med = {name: statistics.median(v) for name, v in times.items()}
-        pages = sum(1 for _ in (base / "site-full-0").rglob("*.html"))
-        print(f"site build, 3 languages, {pages} HTML files, median of {ROUNDS} interleaved rounds:")
-        for name in roots:
-            print(f"  {name:<10} {med[name]:6.2f} s   ratio to bare {med[name] / med['bare']:.2f}")
-        print(f"  tables hook share of the full build: {(med['full'] - med['no-tables']) / med['full']:.1%}")
-
-    atlas = load_atlas(ROOT)
-    today = dt.date.today()
-
-    def scaled(n: int):
-        ps = tuple(replace(atlas.providers[i % len(atlas.providers)], id=f"p{i}", name=f"Provider {i}") for i in range(n))
-        return replace(atlas, providers=ps)
-
-    def render_time(a) -> float:
-        runs = []
-        for _ in range(5):
-            start = time.perf_counter()
-            tables.render_table(a, "hi", "all", table_id="b", today=today, report_url="")
-            runs.append(time.perf_counter() - start)
-        return statistics.median(runs)
-
-    small, large = render_time(scaled(100)), render_time(scaled(1000))
-    print(f"full matrix render, 100 vs 1,000 providers: {small * 1000:.1f} ms vs {large * 1000:.1f} ms, "
-          f"ratio {large / small:.1f} (10.0 = linear)")
+        now = suite(Path(tmp))
+        before = suite(Path(tmp), BEFORE) if BEFORE else None
+    print(f"\nCloud GPU Atlas build benchmark: {providers} providers today; {ROUNDS} rounds "
+          f"({BIG_ROUNDS} for 300 pages and 1,000 providers); CPU seconds, medians, paired ratios")
+    head = f"{'what':<28}{'now':>8}" + (f"{'before':>9}" if before else "") + f"{'target':>9}   medians now (CPU s / wall s / MiB)"
+    print(head)
+    print("-" * len(head))
+    met = []
+    for what, target in TARGETS.items():
+        r = now[what]["ratio"]
+        ok = r <= target
+        met.append(ok)
+        meds = "; ".join(f"{k} {v[0]:.2f}/{v[1]:.2f}/{v[2]:.0f}" for k, v in now[what]["med"].items())
+        prev = f"{before[what]['ratio']:>8.2f}×" if before else ""
+        print(f"{what:<28}{r:>7.2f}×{prev}{'≤':>4}{target:.2f}× {'ok ' if ok else 'MISS'} {meds}")
+    missed = [w for w, ok in zip(TARGETS, met) if not ok]
+    print("verdict: " + ("all targets met" if not missed else f"{len(missed)} of {len(TARGETS)} targets missed: "
+                         + ", ".join(missed)))
 
 
 if __name__ == "__main__":

@@ -40,9 +40,13 @@ def copy_repo(dest: Path) -> Path:
     return dest
 
 
-def mkdocs_build(root: Path, site: Path, site_url: str = SITE_URL) -> subprocess.CompletedProcess:
-    """A real `mkdocs build --strict` of `root` into `site`, published at `site_url`."""
+def mkdocs_build(root: Path, site: Path, site_url: str = SITE_URL, only: str | None = None) -> subprocess.CompletedProcess:
+    """A real `mkdocs build --strict` of `root` into `site`, published at `site_url`; with
+    `only`, that language alone (as `make build LANG=…`)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(root / "hooks"), "ATLAS_SITE_URL": site_url}
+    env.pop("ATLAS_LANG", None)
+    if only:
+        env["ATLAS_LANG"] = only
     return subprocess.run(
         [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(site), "--config-file", str(root / "mkdocs.yml")],
         cwd=root, env=env, capture_output=True, text=True, timeout=300,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 import textwrap
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -93,14 +94,46 @@ def test_links_are_relative_to_the_page_inside_its_language(url, lang, expected)
     assert provider_pages.relative_links('<a href="atlas-root:providers/a.html">', url, lang) == f'<a href="{expected}">'
 
 
-def test_our_scripts_and_styles_stay_under_8_kb_gzipped():
+# --- the built site --------------------------------------------------------------------------
+
+OUR_ASSETS = {"en": ["assets/atlas/atlas.js", "assets/atlas/atlas.css"]}
+OUR_ASSETS["hi"] = OUR_ASSETS["en"] + ["assets/javascripts/lunr/atlas-fold.js", "assets/javascripts/lunr/min/lunr.hin.min.js"]
+OUR_ASSETS["vi"] = OUR_ASSETS["en"] + ["assets/javascripts/lunr/atlas-fold.js", "assets/javascripts/lunr/min/lunr.vi.min.js"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_our_scripts_and_styles_a_reader_loads_stay_under_8_kb_gzipped(built_site, lang):
+    """Everything of ours a first page view in `lang` downloads: the page's script and styles,
+    and the search worker's language files."""
     import gzip
-    sizes = {p.name: len(gzip.compress(p.read_bytes(), 9)) for p in (ROOT / "overrides/assets/atlas").glob("*.*")
-             if p.suffix in (".js", ".css")}
+    page = (built_site / ("" if lang == "en" else lang) / "guides/storage.html").read_text(encoding="utf-8")
+    ours = re.findall(r'(?:src|href)="(?:\.\./)*(assets/atlas/[^"]+)"', page)
+    assert sorted(ours) == sorted(OUR_ASSETS["en"]), ours   # one script, one stylesheet
+    sizes = {name: len(gzip.compress((built_site / name).read_bytes(), 9)) for name in OUR_ASSETS[lang]}
     assert sum(sizes.values()) < 8 * 1024, sizes
 
 
-# --- the built site --------------------------------------------------------------------------
+def test_bundle_keeps_every_script_and_separates_them():
+    """The joined script has each part, and a ";" between them: "})()" then "(function" would
+    call the first part's result with the second."""
+    from atlas import assets
+    parts = {name: (ROOT / "overrides/assets/atlas" / name).read_text(encoding="utf-8") for name in assets.PARTS}
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp)
+        (site / "assets/atlas").mkdir(parents=True)
+        for name, text in parts.items():
+            (site / "assets/atlas" / name).write_text(text, encoding="utf-8")
+        assets.bundle(site)
+        js = (site / "assets/atlas/atlas.js").read_text(encoding="utf-8")
+        assert sorted(p.name for p in (site / "assets/atlas").iterdir()) == ["atlas.js"]
+    assert js.count("})()\n;\n(function") == len(parts) - 1
+    assert "/*" not in js.split("\n")[0] and "localStorage" in js and "speechSynthesis" in js
+
+
+def test_css_minifier_keeps_strings_and_selectors():
+    from atlas import assets
+    css = assets.minify_css('/* note */\n.a  >  .b ,\n.c::after { content: ": " ;  color : red }\n')
+    assert css == '.a>.b,.c::after{content: ": ";color : red}\n'
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_provider_has_a_page_with_every_field_source_and_date(built_site, atlas, lang):

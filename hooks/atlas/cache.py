@@ -19,6 +19,13 @@ def atlas_for(root: Path) -> Atlas:
     return atlas
 
 
+def current(root: Path) -> Atlas:
+    """The Atlas last loaded for `root`, without looking at data/ again: for the events of one
+    build, after `atlas_for` in `on_config` has checked the files once."""
+    hit = _cache.get(root)
+    return hit[1] if hit else atlas_for(root)
+
+
 def _mtime(path: Path) -> int:
     """Modification time, or -1 for a path that cannot be read (load_atlas says why)."""
     try:

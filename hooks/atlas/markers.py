@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -48,10 +49,13 @@ class Context:
     extra: dict[str, Callable[[], str]] = field(default_factory=dict)  # i18n:status, reader:choose
     terms: tuple[glossary.Term, ...] = ()                               # for glossary:terms
     counter: int = 0
+    # Rendered markers by (owner, name, options), shared by every page of one language in one
+    # build: each distinct marker is rendered once per language, whatever the number of pages.
+    memo: dict | None = None
 
     def next_id(self, prefix: str) -> str:
-        self.counter += 1
-        return f"{prefix}-{self.counter}"
+        """An element id for the block being rendered; `replace` numbers it per page."""
+        return f"{prefix}-{ID}"
 
 
 def find(markdown: str) -> tuple[list[Marker], list[tuple[int, str]]]:
@@ -84,26 +88,39 @@ def _looks_ours(body: str, closed: bool) -> bool:
 
 
 SLOT = "<!-- atlas-slot {} -->"
+# Stands for a page's own element id in memoised HTML (`atlas-table-<ID>`); random per process,
+# so no data or translation can contain it.
+ID = "atlasid" + secrets.token_hex(8)
+LATE = ("providers",)   # filled after search indexing: tables are found through provider pages
 
 
-def replace(markdown: str, ctx: Context, rendered: list[str] | None = None) -> tuple[str, list[str], list[str]]:
+@dataclass(frozen=True)
+class Late:
+    """A rendered block that goes in only when the page is written (`on_post_page`), so
+    Material's search never parses it. `html` is shared by every page that shows it."""
+
+    html: str
+    ident: str
+
+    def text(self) -> str:
+        return self.html.replace(ID, self.ident)
+
+
+def replace(markdown: str, ctx: Context) -> tuple[str, list[str], list[str | Late]]:
     """Markdown with each marker swapped for a slot comment, one message per marker that
-    failed, and the rendered HTML for each slot.
+    failed, and the rendered HTML for each slot (`Late` for blocks filled after search).
 
     The HTML goes in after Markdown has run (`fill`), so Markdown never parses or alters
-    it and large tables cost no Markdown time. `rendered` reuses HTML rendered earlier for
-    the same markers in the same order (see `check_tree`).
+    it and large tables cost no Markdown time. With `ctx.memo`, a marker rendered before for
+    this language (by `check_tree`, or on another page) is not rendered again.
     """
     markers, broken = find(markdown)
-    if rendered is not None and len(rendered) == len(markers) and not broken \
-            and not any(m.owner == "glossary" for m in markers):
-        return _swap(markdown, markers), [], list(rendered)
     errors = [f"line {n}: marker {text!r} is not understood; allowed: {ALLOWED}" for n, text in broken]
     slots, placed, inline, quizzes_seen = [], [], [], {}
     for m in markers:
         if m.owner == "glossary":
             try:
-                inline.append((m, _render_markdown(m, ctx)))
+                inline.append((m, _memoised(m, ctx, _render_markdown)))
             except ValueError as exc:
                 errors.append(f"line {m.line}: marker {m.text!r}: {exc.args[0]}")
             continue
@@ -114,14 +131,34 @@ def replace(markdown: str, ctx: Context, rendered: list[str] | None = None) -> t
                 continue
             quizzes_seen[m.name] = m.line
         try:
-            html = _render(m, ctx)
-        except (quizzes.QuizError, KeyError, ValueError) as exc:
-            reason = exc.args[0] if exc.args else exc
-            errors.append(f"line {m.line}: marker {m.text!r}: {reason}")
+            html = _memoised(m, ctx, _render)
+        except ValueError as exc:
+            errors.append(f"line {m.line}: marker {m.text!r}: {exc.args[0]}")
             continue
         placed.append(m)
-        slots.append(html)
+        ident = ""
+        if ID in html:   # this page's own id for the block (ids repeat nowhere on a page)
+            ctx.counter += 1
+            ident = str(ctx.counter)
+        slots.append(Late(html, ident) if m.owner in LATE else html.replace(ID, ident))
     return _swap(markdown, placed, inline), errors, slots
+
+
+def _memoised(m: Marker, ctx: Context, render: Callable[[Marker, Context], str]) -> str:
+    """`render(m, ctx)` with ids written as `ID`, from `ctx.memo` when rendered before; a
+    failure is remembered too and raised again as ValueError(reason)."""
+    key = (m.owner, m.name, tuple(sorted(m.options.items())))
+    hit = ctx.memo.get(key) if ctx.memo is not None else None
+    if hit is None:
+        try:
+            hit = (True, render(m, ctx))
+        except (quizzes.QuizError, KeyError, ValueError) as exc:
+            hit = (False, exc.args[0] if exc.args else str(exc))
+        if ctx.memo is not None:
+            ctx.memo[key] = hit
+    if not hit[0]:
+        raise ValueError(hit[1])
+    return hit[1]
 
 
 def _swap(markdown: str, markers: list[Marker], inline: list[tuple[Marker, str]] = ()) -> str:
@@ -135,32 +172,35 @@ def _swap(markdown: str, markers: list[Marker], inline: list[tuple[Marker, str]]
     return "\n".join(lines)
 
 
-def fill(html: str, slots: list[str]) -> str:
-    """Put each slot's rendered HTML into the page HTML (Markdown may wrap a slot in <p>)."""
+def fill(html: str, slots: list[str | Late], late: bool = False) -> str:
+    """Put each slot's rendered HTML into the page HTML (Markdown may wrap a slot in <p>):
+    the early blocks, or with `late` the `Late` ones."""
     for n, block in enumerate(slots):
+        if isinstance(block, Late) != late:
+            continue
+        block = block.text() if isinstance(block, Late) else block
         slot = SLOT.format(n)
         html = html.replace(f"<p>{slot}</p>", block, 1) if f"<p>{slot}</p>" in html else html.replace(slot, block, 1)
     return html
 
 
-def check_tree(docs: Path, texts: dict[Path, str], ctx_for: Callable[[str], Context]
-               ) -> tuple[list[str], dict[tuple[str, str], list[str]]]:
+def check_tree(docs: Path, texts: dict[Path, str], ctx_for: Callable[[str], Context],
+               languages: Callable[[Path], list[str]] | None = None) -> list[str]:
     """Render every marker of every page (`texts`: page path -> text, read by
-    `sanitize.check_docs`) in every language folder under `docs`.
+    `sanitize.check_docs`) in each language that page is built in (`languages(path)`; by
+    default the language of its folder under `docs`).
 
-    Returns the problems, as 'docs/…md:N: …' with lines counted in the file, and the
-    rendered HTML per (language, file), so each page's build reuses it instead of rendering
-    again. Run once before the first language is written, so a broken marker in any
-    language stops the build before any page reaches the site folder.
+    Returns the problems, as 'docs/…md:N: …' with lines counted in the file. Run once
+    before the first language is written, so a broken marker in any language stops the
+    build before any page reaches the site folder; contexts that share a `memo` with the
+    page builds keep what was rendered here, so nothing is rendered twice.
     """
-    problems, rendered = [], {}
+    problems = []
     for page, text in sorted(texts.items()):
-        lang = page.relative_to(docs).parts[0]
-        _, errors, slots = replace(text, ctx_for(lang))
         rel = page.relative_to(docs.parent).as_posix()
-        problems += [located(rel, e) for e in errors]
-        rendered[(lang, str(page.resolve()))] = slots
-    return problems, rendered
+        for lang in (languages(page) if languages else [page.relative_to(docs).parts[0]]):
+            problems += [located(rel, e) for e in replace(text, ctx_for(lang))[1]]
+    return sorted(set(problems), key=problems.index)
 
 
 def located(rel: str, error: str) -> str:

@@ -7,9 +7,31 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import jinja2.bccache
 from babel.dates import format_date
 
 TEMPLATES = Path(__file__).with_name("templates")
+
+
+class MemoryBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept for the life of the process. MkDocs makes a new theme
+    environment for each language (and each `serve` rebuild); with this cache each template
+    compiles once. Jinja checks each entry against the template source's checksum, so an
+    edited template compiles again."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+BYTECODE = MemoryBytecodeCache()
 
 
 @lru_cache(maxsize=1)

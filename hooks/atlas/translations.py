@@ -40,8 +40,28 @@ def front_matter(text: str) -> dict:
 
 
 
+_states: dict[tuple, PageState] = {}   # per file version: a page is read and hashed once per edit
+
+
 def state(docs: Path, lang: str, page: str) -> PageState:
     """How the `lang` version of `page` stands against the English original."""
+    key = (docs, lang, page, _version(docs / "en" / page), _version(docs / lang / page))
+    if key not in _states:
+        if len(_states) > 20_000:
+            _states.clear()
+        _states[key] = _state(docs, lang, page)
+    return _states[key]
+
+
+def _version(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def _state(docs: Path, lang: str, page: str) -> PageState:
     en = docs / "en" / page
     current = source_hash(files.read_text(en, docs.parent)) if en.exists() else None
     if lang == "en":

@@ -8,6 +8,7 @@ where it does (each distinct marker, in `_memo`), and per page only for the page
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import posixpath
 import sys
 from pathlib import Path
@@ -53,6 +54,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Validate data/ and every page's markers before any language is written."""
     try:
         atlas = atlas_for(ROOT)
+        gc.freeze()   # the validated data lives all build long: keep it out of every collection
         _glossary[:] = glossary.load(ROOT, atlas.languages)
     except DataError as exc:
         raise PluginError(exc.report()) from None
@@ -172,6 +174,7 @@ def on_post_build(*, config: MkDocsConfig) -> None:
     if i18n is not None and getattr(i18n, "building", False):
         return
     site, default = Path(config.site_dir), _default(config)
+    provider_pages.remove_stand_ins(site, [p.id for p in current(ROOT).providers])
     search_split.split(site, default=default)
     seo.sitemap_in_every_folder(site, tuple(_built(config, current(ROOT))), default)
     assets.bundle(site)

@@ -39,21 +39,23 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 @event_priority(-110)  # after the i18n plugin (-100) has picked this language's files
 def on_files(files: Files, *, config: MkDocsConfig) -> Files:
-    """Add a virtual page per provider in the language being built, with its other-language
-    alternates, so the language selector and the sitemaps (with hreflang) know it."""
+    """Add the stand-in provider page (atlas/provider_pages.py) in the language being built,
+    with its other-language alternates, so the language selector and the sitemaps (with
+    hreflang) know it; every provider's page is stamped from it in on_post_page."""
     atlas = current(ROOT)
+    if not atlas.providers:
+        return files
     i18n = config.plugins.get("i18n")
     lang = _language(config)
     default = getattr(i18n, "default_language", "en")
     langs = list(getattr(i18n, "build_languages", None) or atlas.languages)
-    for p in atlas.providers:
-        made = {la: _virtual(config, atlas, la, p, default) for la in langs}
-        mine = made[lang]
-        for f in made.values():
-            f.alternates = made
-        files.append(mine)
-        if i18n is not None and lang in getattr(i18n, "i18n_files_per_language", {}):
-            i18n.i18n_files_per_language[lang].append(mine)
+    made = {la: _virtual(config, atlas, la, provider_pages.STAND_IN, default) for la in langs}
+    mine = made[lang]
+    for f in made.values():
+        f.alternates = made
+    files.append(mine)
+    if i18n is not None and lang in getattr(i18n, "i18n_files_per_language", {}):
+        i18n.i18n_files_per_language[lang].append(mine)
     return files
 
 
@@ -65,11 +67,7 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     data = _reader_data(atlas)
     src = page.file.src_uri
     if getattr(page.file, "atlas_provider", None):
-        html = provider_pages.render_page(atlas, data, lang, page.file.atlas_provider,
-                                          titles=_titles(lang),
-                                          report_url=config.extra.get("atlas", {}).get("report_url", ""))
-        _slots[(lang, src)] = html
-        return SLOT + "\n"
+        return SLOT + "\n"   # each provider's body goes in when its page is stamped (on_post_page)
     if src.split("/", 1)[-1].startswith("guides/"):
         _listen_slots[(lang, src)] = _listen(atlas, lang)
         listen = LISTEN_SLOT
@@ -88,6 +86,30 @@ def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files
         if block is not None:
             html = html.replace(f"<p>{slot}</p>", block, 1) if f"<p>{slot}</p>" in html else html.replace(slot, block, 1)
     return provider_pages.relative_links(html, page.file.url, lang, getattr(config.plugins.get("i18n"), "default_language", "en"))
+
+
+def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str | None:
+    """From the stand-in page: write each provider's page beside it, and put each in search."""
+    if not getattr(page.file, "atlas_provider", None):
+        return None
+    atlas, lang = current(ROOT), _language(config)
+    data = _reader_data(atlas)
+    default = getattr(config.plugins.get("i18n"), "default_language", "en")
+    report_url = config.extra.get("atlas", {}).get("report_url", "")
+    titles = _titles(lang)
+    folder = Path(page.file.abs_dest_path).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    search = config.plugins.get("material/search") or config.plugins.get("search")
+    index = getattr(search, "search_index", None)
+    if index is not None:
+        index.entries = [e for e in index.entries if provider_pages.STAND_IN.id not in e["location"]]
+    for p in atlas.providers:
+        body = provider_pages.render_page(atlas, data, lang, p.id, titles=titles, report_url=report_url)
+        body = provider_pages.relative_links(body, page.file.url, lang, default)
+        (folder / f"{p.id}.html").write_text(provider_pages.stamp(output, p, body, SLOT), encoding="utf-8")
+        if index is not None:
+            index.entries.append(provider_pages.search_entry(atlas, lang, p, page.url.replace(provider_pages.STAND_IN.id, p.id)))
+    return output
 
 
 def _virtual(config: MkDocsConfig, atlas, lang: str, p, default: str) -> File:

@@ -20,6 +20,7 @@ Sizes: today's pages; 300 pages per language (copies of each language's guides, 
 """
 from __future__ import annotations
 
+import copy
 import os
 import re
 import shutil
@@ -74,8 +75,8 @@ def make_bare(root: Path) -> Path:
     text = re.sub(r"\nhooks:\n(  - .*\n)+", "\n", cfg.read_text(encoding="utf-8"))
     text = text.replace("nav:\n", "not_in_nav: |\n  /providers/*.md\n  /*/providers/*.md\nnav:\n", 1)
     cfg.write_text(text, encoding="utf-8")
-    for name in ("404.html", "main.html", "partials/alternate.html"):   # they need the hooks' words
-        (root / "overrides" / name).unlink(missing_ok=True)
+    for template in [*(root / "overrides").glob("*.*"), *(root / "overrides").glob("partials/**/*.*")]:
+        template.unlink()   # the theme's own templates: ours need the hooks' words
     return root
 
 
@@ -100,11 +101,20 @@ def grow_providers(root: Path, count: int) -> Path:
     path = root / "data/providers.yaml"
     data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
     real = data["providers"]
-    data["providers"] = [dict(real[i % len(real)], id=f"{real[i % len(real)]['id']}-x{i}",
+    data["providers"] = [dict(copy.deepcopy(real[i % len(real)]), id=f"{real[i % len(real)]['id']}-x{i}",
                               name=f"{real[i % len(real)]['name']} #{i}") if i >= len(real) else real[i]
                          for i in range(count)]
     path.write_text(yaml.dump(data, Dumper=yaml.CSafeDumper, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return root
+
+
+# Runs mkdocs and, as it exits, copies /proc/self/status (VmHWM: the build's own peak memory;
+# wait4's maxrss would count the forked benchmark process too).
+RUN = ("import atexit, shutil, sys\n"
+       "atexit.register(shutil.copyfile, '/proc/self/status', sys.argv[1])\n"
+       "sys.argv = ['mkdocs'] + sys.argv[2:]\n"
+       "from mkdocs.__main__ import cli\n"
+       "cli()\n")
 
 
 def build(root: Path, out: Path, only: str = "") -> tuple[float, float, float]:
@@ -115,8 +125,9 @@ def build(root: Path, out: Path, only: str = "") -> tuple[float, float, float]:
         env["ATLAS_LANG"] = only
     shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
-    proc = subprocess.Popen([str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(out)], cwd=root, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    status_file = out.with_name("status.txt")
+    proc = subprocess.Popen([str(BIN / "python"), "-c", RUN, str(status_file), "build", "--strict", "--site-dir", str(out)],
+                            cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
@@ -124,7 +135,8 @@ def build(root: Path, out: Path, only: str = "") -> tuple[float, float, float]:
     if proc.returncode != 0:
         raise SystemExit(f"build of {root} failed:\n{err.decode(errors='replace')[-3000:]}")
     shutil.rmtree(out, ignore_errors=True)
-    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
+    peak_kib = int(re.search(r"VmHWM:\s+(\d+)", status_file.read_text()).group(1))
+    return usage.ru_utime + usage.ru_stime, wall, peak_kib / 1024
 
 
 def compare(label: str, pair: dict[str, tuple[Path, str]], rounds: int, tmp: Path) -> dict:

@@ -120,13 +120,13 @@ def find_avoided(lines: list[tuple[int, str]], lang: str, terms: tuple[Term, ...
     command or an object name quoted in backticks never fails the check.
     """
     out = []
-    checks = [(v, t.use[lang]) for t in terms for v in t.avoid.get(lang, ())]
+    checks = [(v, v.casefold(), t.use[lang]) for t in terms for v in t.avoid.get(lang, ())]
     if not checks:
         return out
     for n, line in lines:
         text = _nfc(CODE_SPAN.sub(" ", line)).casefold()
-        for variant, preferred in checks:
-            if _finds(variant, text):
+        for variant, folded, preferred in checks:
+            if folded in text and _finds(variant, text):   # the substring test first: most lines have none
                 out.append((n, variant, preferred))
     return out
 

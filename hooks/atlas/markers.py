@@ -91,7 +91,8 @@ SLOT = "<!-- atlas-slot {} -->"
 # Stands for a page's own element id in memoised HTML (`atlas-table-<ID>`); random per process,
 # so no data or translation can contain it.
 ID = "atlasid" + secrets.token_hex(8)
-LATE = ("providers",)   # filled after search indexing: tables are found through provider pages
+LATE = ("providers", "reader")   # filled after search indexing: tables, lists and the chooser repeat
+# what the provider pages say, and readers find a provider through its own page
 
 
 @dataclass(frozen=True)

@@ -91,8 +91,10 @@ SLOT = "<!-- atlas-slot {} -->"
 # Stands for a page's own element id in memoised HTML (`atlas-table-<ID>`); random per process,
 # so no data or translation can contain it.
 ID = "atlasid" + secrets.token_hex(8)
-LATE = ("providers", "reader")   # filled after search indexing: tables, lists and the chooser repeat
-# what the provider pages say, and readers find a provider through its own page
+# Filled after search indexing: tables, lists and the chooser repeat what the provider pages
+# say (readers find a provider through its own page), quizzes repeat the guide they check, and
+# the status table is for translators. Search then holds the prose people wrote.
+LATE = ("providers", "reader", "quiz", "i18n")
 
 
 @dataclass(frozen=True)

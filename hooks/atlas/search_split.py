@@ -19,13 +19,14 @@ SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 LUNR_NAME = {"hi": "hin"}
 
 
-def split(site: Path, default: str) -> dict[str, int]:
-    """Write <site>/[<lang>/]search/search_index.json per language; return page counts."""
+def split(site: Path, default: str, languages: list[str] | tuple[str, ...] = ()) -> dict[str, int]:
+    """Write <site>/[<lang>/]search/search_index.json for each of `languages` (the built
+    ones, default first or not) from the index of every language's entries; return page counts."""
     index_path = site / "search" / "search_index.json"
     if not index_path.exists():
         return {}
     index = json.loads(index_path.read_text(encoding="utf-8"))
-    langs = list(index["config"].get("lang") or [default])
+    langs = list(dict.fromkeys([default, *languages, *(index["config"].get("lang") or [])]))
     buckets: dict[str, list[dict]] = {lang: [] for lang in langs}
     for doc in index["docs"]:
         first = doc["location"].split("/", 1)[0]

@@ -119,6 +119,12 @@
       function add(tag, text, parent) {
         var e = document.createElement(tag); e.textContent = text; (parent || rec).appendChild(e); return e
       }
+      function longDate(d, lang) {
+        // As the site writes dates (hooks/atlas/render.py DATE_PATTERNS): Intl's Vietnamese long
+        // date has an English-style comma ("1 tháng 12, 2026").
+        if (lang === "vi") return "ngày " + d.getDate() + " tháng " + (d.getMonth() + 1) + " năm " + d.getFullYear()
+        return d.toLocaleDateString(lang, { dateStyle: "long" })
+      }
       function names(q, keep) {
         return inputs(q).filter(keep).map(function (i) { return i.labels[0].textContent.trim() }).join("; ")
       }
@@ -126,7 +132,7 @@
       add("h1", t("record"))
       add("p", t("disclaimer")).className = "atlas-record__note"
       add("h2", quiz.querySelector(".atlas-quiz__title").textContent)
-      add("p", t("date").replace("{date}", new Date().toLocaleDateString(quiz.getAttribute("data-lang"), { dateStyle: "long" })))
+      add("p", t("date").replace("{date}", longDate(new Date(), quiz.getAttribute("data-lang"))))
       add("p", t("score-line").replace("{score}", score.textContent))
       var list = add("ol", "")
       questions.forEach(function (q) {

@@ -34,7 +34,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import BIN, COPIED, ROOT  # noqa: E402
+from conftest import BIN, COPIED, ROOT, copy_repo  # noqa: E402
 
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 BIG_ROUNDS = int(os.environ.get("BIG_ROUNDS", "1"))   # the 300-page builds take about a minute each
@@ -51,13 +51,7 @@ def checkout(dest: Path, commit: str = "") -> Path:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, *COPIED], capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
         return dest
-    for name in COPIED:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(src, dest / name)
-    return dest
+    return copy_repo(dest)
 
 
 def make_bare(root: Path) -> Path:

@@ -18,8 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
 
-from conftest import ROOT, free_port, mkdocs_build  # noqa: E402
-from test_browser import CHROMIUM, FLAGS, _Quiet  # noqa: E402
+from conftest import CHROMIUM, FLAGS, ROOT, _Quiet, free_port, mkdocs_build  # noqa: E402
 
 WIDTHS = {"1280": (1280, 900), "375": (375, 800)}
 

@@ -1,11 +1,14 @@
 """Shared fixtures: the repository root, scratch copies of it, and one real strict build."""
 from __future__ import annotations
 
+import functools
+import http.server
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -66,3 +69,64 @@ def built_site(tmp_path_factory) -> Path:
 @pytest.fixture
 def scratch(tmp_path) -> Path:
     return copy_repo(tmp_path / "repo")
+
+
+# --- the browser: one headless Chromium and one server of the built site per test process ------
+
+CHROMIUM = os.environ.get("ATLAS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _browser_or_skip():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs Chromium for browser tests, none at {CHROMIUM}; .ci/run installs Debian's chromium")
+        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium to run browser tests")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - requirements-test.txt installs it
+        pytest.fail("playwright is not installed; run make test")
+    return sync_playwright
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep test output readable
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(built_site):
+    handler = functools.partial(_Quiet, directory=str(built_site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", SITE_PORT), handler)   # the built site's own host
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_playwright = _browser_or_skip()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+def guarded_page(browser, origin: str):
+    """A fresh page whose requests to any host but `origin` are refused, and then fail the test."""
+    context = browser.new_context()
+    outside = []
+    context.route("**/*", lambda route: (outside.append(route.request.url), route.abort())
+                  if not route.request.url.startswith(origin) else route.continue_())
+    pg = context.new_page()
+    pg.set_default_timeout(15000)
+    yield pg
+    context.close()
+    assert not outside, f"the page tried to load from another host: {outside}"
+
+
+@pytest.fixture
+def page(browser, server):
+    yield from guarded_page(browser, server)

@@ -4,10 +4,11 @@ violation at desktop and phone widths; the 404 pages work; quiz options stay bes
 controls on a phone; table headings stay in view; the colour scheme follows the system."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import SITE_URL
-from test_browser import FLAGS, browser, server, page  # noqa: F401  (shared fixtures)
 
 LANGS = ("en", "hi", "vi")
 WIDTHS = {"desktop": (1280, 900), "phone": (375, 800)}
@@ -22,28 +23,52 @@ def _url(lang: str, rel: str) -> str:
     return f"/{'' if lang == 'en' else lang + '/'}{rel}"
 
 
-def _all_pages(site) -> list[str]:
-    return sorted("/" + p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+def _pages(site, lang: str) -> list[str]:
+    """Every built page of one language (the other languages' folders are not in English's)."""
+    root = site if lang == "en" else site / lang
+    skip = [] if lang != "en" else [site / other for other in LANGS if other != "en"]
+    return sorted("/" + p.relative_to(site).as_posix() for p in root.rglob("*.html")
+                  if not any(p.is_relative_to(s) for s in skip))
 
 
-def test_every_page_loads_without_console_errors_or_failed_requests(browser, server, built_site):
+def _light_search_index(context, problems: list[str]) -> None:
+    """Fetch each page's search index for real (a missing or broken one is a problem) but hand
+    the page only its first entries: the worker then indexes in a few milliseconds instead of
+    a quarter of a second per page. What search finds is tested in test_browser.py."""
+    def trim(route):
+        response = route.fetch()
+        if response.status != 200:
+            problems.append(f"search index {response.status}: {route.request.url}")
+            return route.fulfill(response=response)
+        index = response.json()
+        index["docs"] = index["docs"][:3]
+        route.fulfill(response=response, body=json.dumps(index))
+    context.route("**/search_index.json", trim)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_loads_without_console_errors_or_failed_requests(browser, server, built_site, lang):
     context = browser.new_context()
     problems: list[str] = []
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server)
                   else (problems.append(f"other host: {route.request.url}"), route.abort()))
+    _light_search_index(context, problems)
     pg = context.new_page()
     here = {"url": ""}
     pg.on("console", lambda m: m.type == "error" and problems.append(f"{here['url']}: console: {m.text}"))
     pg.on("pageerror", lambda e: problems.append(f"{here['url']}: page error: {e}"))
-    pg.on("requestfailed", lambda r: problems.append(f"{here['url']}: failed: {r.url}"))
+    # A request the browser drops because the test moves on (the favicon, fetched after `load`)
+    # is not a fault of the site; any answer of 400 or more is caught by the next line.
+    pg.on("requestfailed", lambda r: r.failure != "net::ERR_ABORTED"
+          and problems.append(f"{here['url']}: failed: {r.url} ({r.failure})"))
     pg.on("response", lambda r: r.status >= 400 and problems.append(f"{here['url']}: {r.status} {r.url}"))
-    paths = _all_pages(built_site)
+    paths = _pages(built_site, lang)
     for path in paths:
         here["url"] = path
         pg.goto(server + path, wait_until="load")
         _search_ready(pg)   # the search worker has fetched its index and languages
     context.close()
-    assert len(paths) >= 60
+    assert len(paths) >= 50
     assert problems == []
 
 
@@ -70,6 +95,8 @@ def test_axe_finds_no_serious_or_critical_violation(browser, server, lang, width
     axe = Axe()
     w, h = WIDTHS[width]
     context = browser.new_context(viewport={"width": w, "height": h})
+    problems: list[str] = []
+    _light_search_index(context, problems)
     pg = context.new_page()
     found = {}
     for rel in KINDS:
@@ -79,7 +106,7 @@ def test_axe_finds_no_serious_or_critical_violation(browser, server, lang, width
         if bad:
             found[rel] = bad
     context.close()
-    assert found == {}
+    assert found == {} and problems == []
 
 
 @pytest.mark.parametrize("lang", ["hi", "vi"])

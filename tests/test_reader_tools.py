@@ -20,7 +20,6 @@ from atlas import chooser, provider_pages, reader
 from atlas.data import load_atlas
 from atlas.problems import DataError
 from conftest import ROOT, mkdocs_build
-from test_browser import browser, page, server  # noqa: F401  (fixtures)
 
 LANGS = ("en", "hi", "vi")
 HOSTILE = '<script>alert("x")</script>'

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import copy_repo, free_port, mkdocs_build
-from test_browser import _Quiet, browser, guarded_page  # noqa: F401  (the shared Chromium fixture)
+from conftest import _Quiet, copy_repo, free_port, guarded_page, mkdocs_build
 
 REGIONS = {"aws": ["US", "IN"], "google-cloud": ["US", "IN", "VN"], "vast-ai": ["VN"], "runpod": ["US"]}
 IN_INDIA = {p for p, codes in REGIONS.items() if "IN" in codes}

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+
+from markupsafe import Markup, escape as e
 
 from . import countries
 from .data import Atlas, Provider
@@ -14,25 +15,99 @@ ICONS = {0: "✓", 1: "◐", 2: "?", 3: "✗"}   # shown beside the words, never
 TONES = {0: "yes", 1: "partial", 2: "unknown", 3: "no"}
 
 
-@dataclass(frozen=True)
-class Cell:
-    field: str
-    value: str
-    label: str
-    rank: float
-    tone: str
-    icon: str
-    sources: tuple[tuple[int, str], ...]   # (footnote number, url)
-    verified: dt.date | None
-    verified_text: str
-    stale: bool
-    note: str | None
-    items: tuple[tuple[str, str], ...] | None = None   # list fields: (item id, its words)
-
-
 def order(atlas: Atlas, field: str) -> list[Provider]:
     """Providers that have the capability first (yes, partial, unknown, no), then by name."""
     return sorted(atlas.providers, key=lambda p: (atlas.rank(field, p.facts[field].value), p.name.casefold()))
+
+
+# A cell's HTML is the same in every table of a language except for its footnote links, so it
+# is built once per atlas, language, provider and field (a provider's fields appear in two or
+# three tables of each language) as the markup before and after those links. Every value is
+# escaped here, as the template would: data and translations are text, never markup.
+_CELLS: dict[tuple[str, dt.date], dict] = {}
+_CELLS_OF: list[Atlas | None] = [None]
+
+
+def _cells(atlas: Atlas, lang: str, today: dt.date) -> dict:
+    if _CELLS_OF[0] is not atlas:   # a new build or new data: forget the last atlas's cells
+        _CELLS.clear()
+        _CELLS_OF[0] = atlas
+    return _CELLS.setdefault((lang, today), {})
+
+
+def _cell(atlas: Atlas, lang: str, p: Provider, f: str, today: dt.date) -> tuple[str, str]:
+    fact = p.facts[f]
+    rank = atlas.rank(f, fact.value)
+    bucket = min(3, int(rank)) if fact.value != "unknown" else 2
+    tone, icon = TONES[bucket], ICONS[bucket]
+    value = " ".join(fact.value) if isinstance(fact.value, tuple) else fact.value
+    items = None
+    if f in atlas.list_fields and fact.known:
+        items = tuple((item, atlas.item_label(lang, f, item)) for item in fact.value)
+        tone, icon = ("list", "") if items else ("no", ICONS[3])
+        label = "" if items else atlas.t(lang, f"fields.{f}.empty")
+        if items:
+            rank = -len(items)   # longer lists sort first
+    else:
+        label = atlas.value_label(lang, f, fact.value)
+    head = [f'<td class="atlas-v atlas-v--{e(tone)}" data-sort-value="{e(rank)}" data-value="{e(value)}">']
+    if items:
+        head.append('  <ul class="atlas-v__items">' + "".join(
+            f'<li data-item="{e(item)}"' + (f' title="{e(item)}"' if words != item else "") + f">{e(words)}</li>"
+            for item, words in items) + "</ul>")
+    else:
+        head.append(f'  <span class="atlas-v__icon" aria-hidden="true">{e(icon)}</span> <span class="atlas-v__label">{e(label)}</span>')
+    tail = []
+    if fact.verified:
+        when = f'<time datetime="{e(fact.verified.isoformat())}">{e(local_date(fact.verified, lang))}</time>'
+        tail.append('  <span class="atlas-v__date">' + "".join(
+            str(e(words)) + (when if name else "") for words, name in pieces(atlas.t(lang, "table.verified"))) + "</span>")
+        if (today - fact.verified).days > STALE_AFTER_DAYS:
+            hint = atlas.t(lang, "table.stale_hint", days=STALE_AFTER_DAYS)
+            tail.append(f'  <span class="atlas-v__stale" title="{e(hint)}">⚠ {e(atlas.t(lang, "table.stale"))}</span>')
+    note = atlas.note(lang, p.id, f)
+    if note:
+        tail.append(f'  <span class="atlas-v__note"><span class="atlas-v__note-label">{e(atlas.t(lang, "table.note"))}:</span> {e(note)}</span>')
+    tail.append("</td>")
+    pad = " " * 10
+    return "\n".join(pad + line for line in head), "\n".join(pad + line for line in tail)
+
+
+def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str], table_id: str,
+          today: dt.date, footnotes: dict[str, int]) -> Markup:
+    """The table body: one row per provider, its cells from the per-language cache, and its
+    footnote links numbered in this table's order (first source seen, first number)."""
+    cache = _cells(atlas, lang, today)
+    countries_field = "regions" in atlas.list_fields
+    source_n: dict[int, str] = {}
+    tid = e(table_id)
+    lines = []
+    for p in providers:
+        pid, name, cat = e(p.id), e(p.name), e(atlas.t(lang, f"categories.{p.category}"))
+        regions = f' data-regions="{e(_regions(atlas, p))}"' if countries_field else ""
+        lines.append(f'        <tr data-provider="{pid}"{regions}>')
+        lines.append(f'          <th scope="row" class="atlas-table__provider" data-sort-value="{name}">'
+                     f'<a href="atlas-root:providers/{pid}.html">{name}</a></th>')
+        lines.append(f'          <td data-sort-value="{cat}">{cat}</td>')
+        for f in fields:
+            key = (p.id, f)
+            cell = cache.get(key)
+            if cell is None:
+                cell = cache[key] = _cell(atlas, lang, p, f, today)
+            lines.append(cell[0])
+            sources = p.facts[f].sources
+            if sources:
+                links = []
+                for url in sources:
+                    n = footnotes.setdefault(url, len(footnotes) + 1)
+                    label = source_n.get(n)
+                    if label is None:
+                        label = source_n[n] = str(e(atlas.t(lang, "table.source_n", n=n)))
+                    links.append(f'<a href="#{tid}-src-{n}" class="atlas-v__fn" aria-label="{label}">[{n}]</a>')
+                lines.append('            <span class="atlas-v__src">' + "".join(links) + "</span>")
+            lines.append(cell[1])
+        lines.append("        </tr>")
+    return Markup("\n".join(lines))
 
 
 def render_table(atlas: Atlas, lang: str, group: str, *, table_id: str, today: dt.date,
@@ -43,30 +118,7 @@ def render_table(atlas: Atlas, lang: str, group: str, *, table_id: str, today: d
     if group == "all":
         providers = sorted(providers, key=lambda p: p.name.casefold())
     footnotes: dict[str, int] = {}
-    rows = []
-    for p in providers:
-        cells = []
-        for f in fields:
-            fact = p.facts[f]
-            rank = atlas.rank(f, fact.value)
-            bucket = min(3, int(rank)) if fact.value != "unknown" else 2
-            nums = tuple((footnotes.setdefault(url, len(footnotes) + 1), url) for url in fact.sources)
-            items, tone, icon = None, TONES[bucket], ICONS[bucket]
-            if f in atlas.list_fields and fact.known:
-                items = tuple((item, atlas.item_label(lang, f, item)) for item in fact.value)
-                tone, icon = ("list", "") if items else ("no", ICONS[3])
-                label = "" if items else atlas.t(lang, f"fields.{f}.empty")
-            else:
-                label = atlas.value_label(lang, f, fact.value)
-            cells.append(Cell(
-                field=f, value=" ".join(fact.value) if isinstance(fact.value, tuple) else fact.value,
-                label=label, rank=-len(items) if items else rank, items=items,   # longer lists sort first
-                tone=tone, icon=icon, sources=nums, verified=fact.verified,
-                verified_text=local_date(fact.verified, lang) if fact.verified else "",
-                stale=bool(fact.verified and (today - fact.verified).days > STALE_AFTER_DAYS),
-                note=atlas.note(lang, p.id, f),
-            ))
-        rows.append((p, cells, _regions(atlas, p)))
+    rows = _rows(atlas, lang, providers, fields, table_id, today, footnotes)
     t = lambda key, **kw: atlas.t(lang, f"table.{key}", **kw)  # noqa: E731
     group_title = atlas.t(lang, f"groups.{group}")
     as_of = atlas.newest_verified or today
@@ -75,13 +127,11 @@ def render_table(atlas: Atlas, lang: str, group: str, *, table_id: str, today: d
         "table.html", id=table_id, lang=lang, t=t, rows=rows, group=group,
         headers=[(f, atlas.t(lang, f"fields.{f}.label")) for f in fields],
         caption=t("caption", group=group_title, count=len(providers)),
-        category=lambda c: atlas.t(lang, f"categories.{c}"),
         footnotes=sorted((n, url) for url, n in footnotes.items()),
         as_of=pieces(atlas.t(lang, "table.data_as_of")), as_of_text=local_date(as_of, lang),
-        as_of_iso=as_of.isoformat(), verified=pieces(atlas.t(lang, "table.verified")),
-        stale_hint=t("stale_hint", days=STALE_AFTER_DAYS), report_url=report_url,
+        as_of_iso=as_of.isoformat(), report_url=report_url,
         total=len(providers), coverage=t("coverage", sourced=tally.sourced, total=tally.total, percent=tally.percent),
-        regions=region_choices(atlas, lang), countries_field="regions" in atlas.list_fields,
+        regions=region_choices(atlas, lang),
     )
 
 

@@ -36,7 +36,8 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from atlas import assets, chooser, glossary, markers, pages, provider_pages, reader, render, sanitize, search_split, seo, translations
+from atlas import (assets, chooser, glossary, markers, pages, provider_pages, reader, render, sanitize, search_split,
+                   seo, tables, translations)
 from atlas.cache import atlas_for, current
 from atlas.data import Atlas
 from atlas.problems import DataError
@@ -74,6 +75,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         # that lacks it); what is rendered here stays in _memo for the page builds.
         problems = markers.check_tree(ROOT / "docs", texts, lambda lang: _context(atlas, lang, config),
                                       languages=lambda path: _languages_of(path, built, _default(config)))
+        tables.forget_cells()   # every table is rendered and kept in _memo; its cells are not needed
         avoided = glossary.check_tree(ROOT, tuple(_glossary), tuple(la for la in built if la != "en"))
         if avoided:
             raise PluginError("Terms that data/glossary.yaml says to avoid:\n  " + "\n  ".join(avoided))

@@ -30,9 +30,15 @@ _CELLS_OF: list[Atlas | None] = [None]
 
 def _cells(atlas: Atlas, lang: str, today: dt.date) -> dict:
     if _CELLS_OF[0] is not atlas:   # a new build or new data: forget the last atlas's cells
-        _CELLS.clear()
+        forget_cells()
         _CELLS_OF[0] = atlas
     return _CELLS.setdefault((lang, today), {})
+
+
+def forget_cells() -> None:
+    """Drop the cell cache (the build calls this once every table is rendered)."""
+    _CELLS.clear()
+    _CELLS_OF[0] = None
 
 
 def _cell(atlas: Atlas, lang: str, p: Provider, f: str, today: dt.date) -> tuple[str, str]:

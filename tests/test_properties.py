@@ -156,6 +156,32 @@ def test_no_spelling_of_a_dangerous_scheme_reaches_a_page_unrefused(url, form):
     assert len(problems) >= len(live), (rendered, problems)
 
 
+# --- the page check's fast path never passes what the full parser refuses ------------------
+
+# Pieces of HTML, well-formed and not: allowed and refused tags, attributes, quoting, case,
+# entities, comments (markers and not), stray '<' and '>'.
+HTML_PIECES = ['<p>', '</p>', '<a href="#x">', '<a href="https://a.example/p">', '</a>', '<code>', '<br/>',
+               '<td style="text-align: left">', '<div class="admonition note">', '<span id="x">',
+               '<script>', '</script>', '<style>', '<iframe src="x">', '<a href="javascript:x">',
+               '<a href="java&#x09;script:x">', '<a href="&#106;avascript:x">', "<a href='javascript:x'>",
+               '<a href=javascript:x>', '<p onclick="x">', '<P>', '<p  id="__md">', '<img src="//e.example/i.png">',
+               '<img src="a.png" alt="">', '<div style="background:url(x)">', '<!-- quiz: storage -->',
+               '<!-- plain -->', '<!-->', '<!-- a --!> <script>', '<!--', '-->', '<', '>', '&lt;', '&amp;',
+               '<a\thref="javascript:x">', '<a href="x"\x0bonclick="y">', '<svg>', '<math>', '</', '<?x?>',
+               '<![CDATA[<script>]]>', '<form>', '"', "'", '=', ' ', '\n', 'text', 'Ä ü', '<a title="a>b">']
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(HTML_PIECES), st.text(max_size=6)), max_size=12))
+def test_the_fast_page_check_never_passes_what_the_full_parser_refuses(pieces):
+    html_text = "".join(pieces)
+    if sanitize._fast_clean(html_text):
+        checker = sanitize._Checker()
+        checker.feed(html_text)
+        checker.close()
+        assert checker.found == [], html_text
+
+
 # --- arbitrary YAML never raises -------------------------------------------------------------
 
 VOCAB = ["providers", "id", "name", "homepage", "category", "facts", "value", "sources", "verified",

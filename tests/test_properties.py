@@ -182,6 +182,18 @@ def test_the_fast_page_check_never_passes_what_the_full_parser_refuses(pieces):
         assert checker.found == [], html_text
 
 
+# --- reading time counts words as a reader sees them -------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["क्लस्टर", "में", "GPU", "nút", "—", "_", "->", "2026", "ज़्यादा"]),
+                          st.text(max_size=8)), max_size=600))
+def test_reading_time_counts_each_whitespace_separated_run_with_a_letter_or_digit(tokens):
+    text = "# T\n\n" + " ".join(tokens).replace("`", "").replace("<", "").replace("~", "") + "\n"
+    prose = " ".join(line for _, line in pages.prose_lines(text))
+    words = len(re.findall(r"[^\s]*[^\W_][^\s]*", prose))   # the definition, as a regular expression
+    assert pages.reading_minutes(text) == max(1, -(-words // pages.WORDS_PER_MINUTE))
+
+
 # --- arbitrary YAML never raises -------------------------------------------------------------
 
 VOCAB = ["providers", "id", "name", "homepage", "category", "facts", "value", "sources", "verified",

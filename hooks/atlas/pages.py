@@ -13,7 +13,8 @@ FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.S) 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{\s*#([A-Za-z0-9_-]+)[^}]*\})?\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
 FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
-WORD = re.compile(r"[^\s]*[^\W_][^\s]*")  # whitespace-separated words; \w alone splits Devanagari at vowel signs
+LETTER = re.compile(r"[^\W_]")   # a word is a whitespace-separated run holding a letter or digit (\w alone
+                                  # would split Devanagari at its vowel signs)
 WORDS_PER_MINUTE = 200
 
 
@@ -75,7 +76,8 @@ def reading_minutes(markdown: str) -> int:
     """Minutes to read the prose (code and comments excluded), at least one."""
     text = " ".join(line for _, line in prose_lines(markdown))
     text = re.sub(r"<!--.*?-->", " ", text)
-    return max(1, math.ceil(len(WORD.findall(text)) / WORDS_PER_MINUTE))
+    words = sum(1 for token in text.split() if LETTER.search(token))
+    return max(1, math.ceil(words / WORDS_PER_MINUTE))
 
 
 def insert_after_h1(markdown: str, html_block: str) -> str:

@@ -13,8 +13,9 @@ FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.S) 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{\s*#([A-Za-z0-9_-]+)[^}]*\})?\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
 FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
-LETTER = re.compile(r"[^\W_]")   # a word is a whitespace-separated run holding a letter or digit (\w alone
-                                  # would split Devanagari at its vowel signs)
+# A word is a whitespace-separated run holding a letter or digit (\w alone would split Devanagari
+# at its vowel signs): every run, less the runs of punctuation alone (a dash, an arrow).
+NOT_A_WORD = re.compile(r"(?<!\S)(?:[^\w\s]|_)+(?!\S)")
 WORDS_PER_MINUTE = 200
 
 
@@ -76,7 +77,7 @@ def reading_minutes(markdown: str) -> int:
     """Minutes to read the prose (code and comments excluded), at least one."""
     text = " ".join(line for _, line in prose_lines(markdown))
     text = re.sub(r"<!--.*?-->", " ", text)
-    words = sum(1 for token in text.split() if LETTER.search(token))
+    words = len(text.split()) - len(NOT_A_WORD.findall(text))
     return max(1, math.ceil(words / WORDS_PER_MINUTE))
 
 

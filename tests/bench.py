@@ -111,6 +111,10 @@ RUN = ("import atexit, shutil, sys\n"
        "cli()\n")
 
 
+class BuildFailed(Exception):
+    """A build that stopped: fatal for the working tree, a figure of its own for BEFORE."""
+
+
 def build(root: Path, out: Path, only: str = "") -> tuple[float, float, float]:
     """CPU seconds, wall seconds and peak MiB of one strict build."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(root / "hooks"), "LANG": "C.UTF-8"}
@@ -127,7 +131,7 @@ def build(root: Path, out: Path, only: str = "") -> tuple[float, float, float]:
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        raise SystemExit(f"build of {root} failed:\n{err.decode(errors='replace')[-3000:]}")
+        raise BuildFailed(f"build of {root} failed:\n{err.decode(errors='replace')[-3000:]}")
     shutil.rmtree(out, ignore_errors=True)
     peak_kib = int(re.search(r"VmHWM:\s+(\d+)", status_file.read_text()).group(1))
     return usage.ru_utime + usage.ru_stime, wall, peak_kib / 1024
@@ -147,17 +151,29 @@ def compare(label: str, pair: dict[str, tuple[Path, str]], rounds: int, tmp: Pat
 
 
 def suite(tmp: Path, commit: str = "") -> dict[str, dict]:
-    """Every comparison for the working tree (or `commit`)."""
+    """Every comparison for the working tree (or `commit`: a comparison whose build fails
+    there, say 1,000 providers before files that large were allowed, is reported as failed)."""
     tag = commit or "now"
+
+    def run(label, pair, rounds, tmp_):
+        try:
+            return compare(label, pair, rounds, tmp_)
+        except BuildFailed as exc:
+            if not commit:
+                raise
+            reason = next((line.strip() for line in reversed(str(exc).splitlines()) if line.strip()), "")
+            print(f"  . {label}: failed at {commit}: {reason}", file=sys.stderr, flush=True)
+            return {"ratio": None, "mem": None, "med": {}, "failed": reason}
+
     make = lambda name: checkout(tmp / f"{tag}-{name}", commit)  # noqa: E731
     full, bare = make("full"), make_bare(make("bare"))
     full300, bare300 = grow_pages(make("full300"), 300), grow_pages(make_bare(make("bare300")), 300)
     many = grow_providers(make("p1000"), 1000)
     out = {}
-    out["hooks / bare, today"] = compare("today's pages", {"full": (full, ""), "bare": (bare, "")}, ROUNDS, tmp)
-    out["LANG=hi / full"] = compare("one language", {"hi": (full, "hi"), "full": (full, "")}, ROUNDS, tmp)
-    out["1,000 / today's providers"] = compare("providers", {"1000": (many, ""), "today": (full, "")}, BIG_ROUNDS, tmp)
-    big = compare("300 pages", {"full": (full300, ""), "bare": (bare300, "")}, BIG_ROUNDS, tmp)
+    out["hooks / bare, today"] = run("today's pages", {"full": (full, ""), "bare": (bare, "")}, ROUNDS, tmp)
+    out["LANG=hi / full"] = run("one language", {"hi": (full, "hi"), "full": (full, "")}, ROUNDS, tmp)
+    out["1,000 / today's providers"] = run("providers", {"1000": (many, ""), "today": (full, "")}, BIG_ROUNDS, tmp)
+    big = run("300 pages", {"full": (full300, ""), "bare": (bare300, "")}, BIG_ROUNDS, tmp)
     out["hooks / bare, 300 pages"] = big
     out["memory / bare, 300 pages"] = {"ratio": big["mem"], "med": big["med"]}
     return out
@@ -166,7 +182,10 @@ def suite(tmp: Path, commit: str = "") -> dict[str, dict]:
 def main() -> None:
     providers = len(yaml.load((ROOT / "data/providers.yaml").read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)["providers"])
     with tempfile.TemporaryDirectory() as tmp:
-        now = suite(Path(tmp))
+        try:
+            now = suite(Path(tmp))
+        except BuildFailed as exc:
+            raise SystemExit(str(exc)) from None
         before = suite(Path(tmp), BEFORE) if BEFORE else None
     print(f"\nCloud GPU Atlas build benchmark: {providers} providers today; {ROUNDS} rounds "
           f"({BIG_ROUNDS} for 300 pages and 1,000 providers); CPU seconds, medians, paired ratios")
@@ -179,9 +198,13 @@ def main() -> None:
         ok = r <= target
         met.append(ok)
         meds = "; ".join(f"{k} {v[0]:.2f}/{v[1]:.2f}/{v[2]:.0f}" for k, v in now[what]["med"].items())
-        prev = f"{before[what]['ratio']:>8.2f}×" if before else ""
+        prev = "" if not before else ("  failed " if before[what]["ratio"] is None else f"{before[what]['ratio']:>8.2f}×")
         print(f"{what:<28}{r:>7.2f}×{prev}{'≤':>4}{target:.2f}× {'ok ' if ok else 'MISS'} {meds}")
     missed = [w for w, ok in zip(TARGETS, met) if not ok]
+    if before:
+        for what, result in before.items():
+            if result.get("failed"):
+                print(f"before ({BEFORE}), {what}: the build failed: {result['failed']}")
     print("verdict: " + ("all targets met" if not missed else f"{len(missed)} of {len(TARGETS)} targets missed: "
                          + ", ".join(missed)))
 

@@ -119,6 +119,21 @@ def test_quiz_feedback_score_persistence_reset_and_keyboard(page, server, lang):
     assert not page.locator("[data-atlas-quiz='quiz-kubernetes-providers'] fieldset input:checked").count()
 
 
+@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+def test_a_wrong_verdict_explains_the_wrong_option_even_when_a_right_one_was_ticked_last(page, server, lang):
+    page.goto(f"{server}/{'' if lang == 'en' else lang + '/'}guides/kubernetes-ml-workloads.html")
+    q = page.locator("fieldset[data-multiple='true']").first
+    wrong_option = q.locator(".atlas-quiz__option:has(input[data-correct='false'])").first
+    right_option = q.locator(".atlas-quiz__option:has(input[data-correct='true'])").first
+    wrong_option.locator("input").check()
+    right_option.locator("input").check()   # ticked last, but the answer as a whole is wrong
+    text = q.locator("[role=status]").inner_text()
+    quiz = page.locator("[data-atlas-quiz]").filter(has=q)
+    assert text.startswith(quiz.get_attribute("data-t-incorrect")), text
+    assert wrong_option.locator("[data-feedback-for]").text_content().strip() in text
+    assert right_option.locator("[data-feedback-for]").text_content().strip() not in text
+
+
 def test_generated_quiz_works(page, server):
     page.goto(f"{server}/vi/guides/kubernetes-providers.html")
     quiz = page.locator("[data-atlas-quiz^='quiz-generated-kubernetes']").first

@@ -53,6 +53,9 @@
         row.querySelector("[data-feedback-for]").hidden = false
       })
       var focusInput = lastInput && lastInput.checked ? lastInput : (wrong[0] || chosen[chosen.length - 1])
+      // A "not quite" verdict is followed by why a ticked option is wrong, never by why the
+      // last ticked (right) one is right.
+      if (wrong.length && focusInput.getAttribute("data-correct") === "true") focusInput = wrong[0]
       var feedback = focusInput.closest(".atlas-quiz__option").querySelector("[data-feedback-for]").textContent
       var verdict = result === "right" ? t("correct") : result === "wrong" ? t("incorrect") : t("partly")
       var message = verdict + " " + feedback + (result === "partial" ? "" : " " + explanation)

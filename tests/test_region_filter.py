@@ -78,7 +78,7 @@ def test_ticking_india_on_the_hindi_page_keeps_providers_in_india_and_announces_
     page.keyboard.press("Space")
     assert first.is_checked()
     wait_rows(page, IN_INDIA)
-    assert status.inner_text() == f"{total} में से {len(IN_INDIA)} प्रदाता दिख रहे हैं"
+    assert status.inner_text() == f"दिख रहे प्रदाता: {total} में से {len(IN_INDIA)}"
     page.keyboard.press("Tab")           # the next choice: Vietnam; both ticked show either country
     assert page.evaluate("document.activeElement.value") == "VN"
     page.keyboard.press("Space")

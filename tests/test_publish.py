@@ -164,3 +164,34 @@ def test_colour_scheme_follows_the_system_and_can_be_switched(browser, server, s
     pg.locator("form[data-md-component=palette] label:visible").first.click()
     assert pg.get_attribute("body", "data-md-color-scheme") in ("default", "slate")
     context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_phone_navigation_drawer_works_by_keyboard_and_stays_out_of_the_tab_order_when_closed(browser, server, lang):
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    pg = context.new_page()
+    pg.goto(server + _url(lang, "guides/storage.html"))
+    _search_ready(pg)
+    in_drawer = "() => !!document.activeElement.closest('.md-sidebar--primary')"
+    stops = []
+    for _ in range(25):   # past the header into the page: never inside the closed drawer
+        pg.keyboard.press("Tab")
+        stops.append(pg.evaluate(in_drawer))
+    assert not any(stops)
+    button = pg.locator("label.md-header__button[for=__drawer]")
+    assert button.get_attribute("role") == "button" and button.get_attribute("aria-expanded") == "false"
+    assert button.get_attribute("aria-label") == pg.get_attribute(".md-nav--primary", "aria-label")
+    button.focus()
+    pg.keyboard.press("Enter")
+    assert pg.is_checked("#__drawer") and button.get_attribute("aria-expanded") == "true"
+    pg.wait_for_function("() => document.querySelector('.md-sidebar--primary').getBoundingClientRect().left >= 0")   # slid in
+    for _ in range(40):   # the open drawer's links are reachable, and on screen
+        pg.keyboard.press("Tab")
+        if pg.evaluate(in_drawer):
+            break
+    assert pg.evaluate(in_drawer)
+    assert pg.evaluate("() => document.activeElement.getBoundingClientRect().left >= 0")
+    pg.keyboard.press("Escape")
+    assert not pg.is_checked("#__drawer")
+    assert pg.evaluate("() => document.activeElement.matches('label.md-header__button[for=__drawer]')")
+    context.close()

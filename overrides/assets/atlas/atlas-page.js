@@ -1,6 +1,8 @@
 /* Cloud GPU Atlas: small accessibility fixes to the theme's own widgets, found by axe-core.
  * - the search dialog gets a name (its own search label);
- * - Markdown tables that scroll sideways on a phone can be reached and scrolled by keyboard. */
+ * - Markdown tables that scroll sideways on a phone can be reached and scrolled by keyboard;
+ * - on narrow screens the navigation button works by keyboard (Enter or Space opens the
+ *   drawer, Escape closes it); atlas.css keeps the closed drawer out of the Tab order. */
 (function () {
   "use strict"
 
@@ -31,9 +33,30 @@
     })
   }
 
+  function keyboardDrawer() {
+    var toggle = document.getElementById("__drawer")
+    var button = document.querySelector("label.md-header__button[for=__drawer]")
+    var nav = document.querySelector(".md-nav--primary")
+    if (!toggle || !button || button.hasAttribute("tabindex")) return
+    button.setAttribute("tabindex", "0")
+    button.setAttribute("role", "button")
+    if (nav && nav.getAttribute("aria-label")) button.setAttribute("aria-label", nav.getAttribute("aria-label"))
+    function sync() { button.setAttribute("aria-expanded", toggle.checked ? "true" : "false") }
+    sync()
+    toggle.addEventListener("change", sync)
+    button.addEventListener("keydown", function (e) {
+      // Ours alone: the theme's own document handler also clicks a focused label on Enter
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); toggle.click() }
+    })
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && toggle.checked) { toggle.click(); button.focus() }
+    })
+  }
+
   function run() {
     nameSearchDialog()
     focusableScrollingTables()
+    keyboardDrawer()
   }
 
   // Material's documented hook for page scripts: document$ emits once its components

@@ -5,6 +5,7 @@ controls on a phone; table headings stay in view; the colour scheme follows the 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -195,3 +196,27 @@ def test_phone_navigation_drawer_works_by_keyboard_and_stays_out_of_the_tab_orde
     assert not pg.is_checked("#__drawer")
     assert pg.evaluate("() => document.activeElement.matches('label.md-header__button[for=__drawer]')")
     context.close()
+
+
+def _luminance(rgb: str) -> float:
+    channels = [int(c) / 255 for c in re.findall(r"\d+", rgb)[:3]]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_focused_quiz_buttons_keep_text_contrast_of_at_least_4_5(browser, server, scheme):
+    context = browser.new_context(color_scheme=scheme)
+    pg = context.new_page()
+    pg.goto(server + "/guides/storage.html")
+    q = pg.locator("[data-atlas-quiz] fieldset").first
+    q.locator("input").first.check()
+    ratios = []
+    for button in (q.locator("[data-retry]"), pg.locator("[data-atlas-quiz] [data-reset]").first):
+        button.focus()
+        pg.wait_for_timeout(300)   # past the theme's colour transition
+        fg, bg = button.evaluate("b => [getComputedStyle(b).color, getComputedStyle(b).backgroundColor]")
+        light, dark = sorted((_luminance(fg), _luminance(bg)), reverse=True)
+        ratios.append((light + 0.05) / (dark + 0.05))
+    context.close()
+    assert all(r >= 4.5 for r in ratios), ratios

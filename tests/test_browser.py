@@ -134,6 +134,22 @@ def test_a_wrong_verdict_explains_the_wrong_option_even_when_a_right_one_was_tic
     assert right_option.locator("[data-feedback-for]").text_content().strip() not in text
 
 
+@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+def test_quiz_score_is_spoken_from_a_live_region_that_is_there_before_the_first_answer(page, server, lang):
+    page.goto(f"{server}/{'' if lang == 'en' else lang + '/'}guides/storage.html")
+    quiz = page.locator("[data-atlas-quiz]").first
+    live = quiz.locator("[data-score-live]")
+    assert live.get_attribute("role") == "status" and live.get_attribute("aria-live") == "polite"
+    exposed = "e => !e.closest('[hidden]') && getComputedStyle(e).display !== 'none' && getComputedStyle(e).visibility !== 'hidden'"
+    assert live.evaluate(exposed) and live.text_content() == ""   # in the page, silent, before any answer
+    quiz.locator("fieldset").first.locator("input").first.check()
+    score = quiz.locator("[data-score]").text_content()
+    assert score and score in live.text_content()
+    assert quiz.locator(".atlas-quiz__score").get_attribute("aria-hidden") == "true"   # not read twice
+    page.reload()   # saved answers come back without a new announcement
+    assert quiz.locator("[data-score]").text_content() == score and live.text_content() == ""
+
+
 def test_generated_quiz_works(page, server):
     page.goto(f"{server}/vi/guides/kubernetes-providers.html")
     quiz = page.locator("[data-atlas-quiz^='quiz-generated-kubernetes']").first

@@ -65,13 +65,22 @@
       retry.hidden = false
     }
 
-    function updateScore() {
+    // The score is spoken from a live region that is on the page from the start (a region
+    // that appears together with its text is often not announced); the visible score is
+    // hidden from screen readers so it is not read twice. Restoring saved answers on load
+    // announces nothing.
+    var live = quiz.querySelector("[data-score-live]")
+    var label = quiz.querySelector(".atlas-quiz__score-label")
+
+    function updateScore(announce) {
       var answered = questions.filter(function (q) {
         var r = q.getAttribute("data-result"); return r === "right" || r === "wrong"
       })
       var right = questions.filter(function (q) { return q.getAttribute("data-result") === "right" })
       footer.hidden = answered.length === 0
       score.textContent = t("score").replace("{correct}", right.length).replace("{total}", questions.length)
+      var spoken = announce && answered.length ? label.textContent + " " + score.textContent : ""
+      if (live.textContent !== spoken) live.textContent = spoken
     }
 
     function record() {
@@ -92,14 +101,14 @@
         input.addEventListener("change", function () {
           evaluate(q, true, input)
           record()
-          updateScore()
+          updateScore(true)
         })
       })
       q.querySelector("[data-retry]").addEventListener("click", function () {
         inputs(q).forEach(function (i) { i.checked = false })
         evaluate(q, false)
         record()
-        updateScore()
+        updateScore(true)
         inputs(q)[0].focus()
       })
       evaluate(q, false)
@@ -112,7 +121,7 @@
       })
       try { localStorage.removeItem(storageKey(quiz)) } catch (e) { /* ignore */ }
       state = {}
-      updateScore()
+      updateScore(true)
       inputs(questions[0])[0].focus()
     })
     quiz.querySelector("[data-print]").addEventListener("click", function () {

@@ -14,9 +14,10 @@ from conftest import SITE_URL
 LANGS = ("en", "hi", "vi")
 WIDTHS = {"desktop": (1280, 900), "phone": (375, 800)}
 # One page of every kind: home, overview, a comparison, the full matrix, a guide with quizzes,
-# code and a Markdown table, the glossary, the translation status and the 404 page.
+# code and a Markdown table, a guide whose code has operators, the glossary, the translation
+# status and the 404 page.
 KINDS = ("index.html", "providers.html", "compare/kubernetes.html", "compare/all.html",
-         "guides/billing-idle-cost.html", "guides/kubernetes-ml-workloads.html", "glossary.html",
+         "guides/billing-idle-cost.html", "guides/kubernetes-ml-workloads.html", "guides/spot-capacity.html", "glossary.html",
          "status.html", "404.html")
 
 
@@ -106,6 +107,27 @@ def test_axe_finds_no_serious_or_critical_violation(browser, server, lang, width
         bad = _serious(axe.run(pg))
         if bad:
             found[rel] = bad
+    context.close()
+    assert found == {} and problems == []
+
+
+def test_axe_finds_no_serious_or_critical_violation_in_the_dark_scheme(browser, server):
+    """Pages whose code uses every colour of the theme's highlighting, in each language."""
+    from axe_playwright_python.sync_playwright import Axe
+    axe = Axe()
+    context = browser.new_context(color_scheme="dark", viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    _light_search_index(context, problems)
+    pg = context.new_page()
+    found = {}
+    for path in ("/index.html", "/guides/spot-capacity.html", "/guides/billing-idle-cost.html",
+                 "/hi/guides/storage.html", "/vi/guides/gpu-sharing.html", "/compare/kubernetes.html"):
+        pg.goto(server + path, wait_until="load")
+        _search_ready(pg)
+        assert pg.get_attribute("body", "data-md-color-scheme") == "slate"
+        bad = _serious(axe.run(pg))
+        if bad:
+            found[path] = bad
     context.close()
     assert found == {} and problems == []
 

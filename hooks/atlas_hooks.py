@@ -75,7 +75,6 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         # that lacks it); what is rendered here stays in _memo for the page builds.
         problems = markers.check_tree(ROOT / "docs", texts, lambda lang: _context(atlas, lang, config),
                                       languages=lambda path: _languages_of(path, built, _default(config)))
-        tables.forget_cells()   # every table is rendered and kept in _memo; its cells are not needed
         avoided = glossary.check_tree(ROOT, tuple(_glossary), tuple(la for la in built if la != "en"))
         if avoided:
             raise PluginError("Terms that data/glossary.yaml says to avoid:\n  " + "\n  ".join(avoided))
@@ -181,6 +180,7 @@ def on_post_build(*, config: MkDocsConfig) -> None:
     seo.sitemap_in_every_folder(site, tuple(_built(config, current(ROOT))), default)
     assets.bundle(site)
     _memo.clear()
+    tables.forget_cells()   # kept from the tables to the provider pages, which show the same cells
     for lang, html in _not_found.items():
         target = site / ("404.html" if lang == default else f"{lang}/404.html")
         target.parent.mkdir(parents=True, exist_ok=True)

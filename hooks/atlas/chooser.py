@@ -30,8 +30,9 @@ def render_chooser(atlas: Atlas, reader: ReaderData, lang: str) -> str:
     fields = list(dict.fromkeys(n.field for n in reader.needs))
     rows = []
     for p in sorted(atlas.providers, key=lambda p: p.name.casefold()):
-        yes = [token(n, i) for n, i in all_tokens if meets(p, n, i) == YES]
-        unknown = [token(n, i) for n, i in all_tokens if meets(p, n, i) == UNKNOWN]
+        met = [(n, i, meets(p, n, i)) for n, i in all_tokens]
+        yes = [token(n, i) for n, i, state in met if state == YES]
+        unknown = [token(n, i) for n, i, state in met if state == UNKNOWN]
         facts = []
         for f in fields:
             fact = p.facts[f]

@@ -23,8 +23,8 @@ from markupsafe import escape
 
 from .data import Atlas, Provider
 from .reader import ReaderData
-from .render import local_date, pieces, render
-from .tables import ICONS, TONES
+from . import tables
+from .render import local_date, pieces
 from .translations import front_matter
 
 ROOT_LINK = "atlas-root:"
@@ -64,35 +64,74 @@ def page_titles(root: Path, lang: str) -> dict[str, str]:
 
 
 def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *, titles: dict[str, str],
-                report_url: str) -> str:
-    """HTML body of one provider's page in `lang` (KeyError for an unknown provider)."""
+                report_url: str, today: dt.date | None = None) -> str:
+    """HTML body of one provider's page in `lang` (KeyError for an unknown provider). Each
+    value cell is the comparison tables' own cell for that provider and field (its words,
+    verified date, stale mark and note; tables.cell caches it per language), so a fact reads
+    the same everywhere and is rendered once; the words around the rows are made once per
+    language (`_frame`). Every value is escaped: data and translations are text."""
     p = _by_id(atlas)[provider_id]
-    t = lambda key, **kw: atlas.t(lang, f"reader.provider.{key}", **kw)  # noqa: E731
+    today = today or dt.date.today()
+    frame = _frame(atlas, reader, lang, titles, report_url, today)
     rows = []
     for f in atlas.all_fields:
-        fact = p.facts[f]
-        items, label = None, ""
-        if f in atlas.list_fields and fact.known:
-            items = tuple((i, atlas.item_label(lang, f, i)) for i in fact.value)
-            tone, icon = ("list", "") if items else ("no", ICONS[3])
-            label = "" if items else atlas.t(lang, f"fields.{f}.empty")
-        else:
-            rank = atlas.rank(f, fact.value)
-            bucket = min(3, int(rank)) if fact.known else 2
-            tone, icon, label = TONES[bucket], ICONS[bucket], atlas.value_label(lang, f, fact.value)
-        links = [(ROOT_LINK + path[:-3] + ".html", titles.get(path, path)) for path in reader.discussed_in.get(f, ())]
-        rows.append({
-            "field": f, "name": atlas.t(lang, f"fields.{f}.label"), "tone": tone, "icon": icon, "label": label,
-            "chips": items, "sources": fact.sources, "note": atlas.note(lang, p.id, f), "links": links,
-            "verified": fact.verified, "verified_text": local_date(fact.verified, lang) if fact.verified else "",
-        })
-    as_of = atlas.newest_verified or dt.date.today()
-    return render(
-        "provider_page.html", p=p, t=t, rows=rows, lang=lang, category=atlas.t(lang, f"categories.{p.category}"),
-        verified=pieces(atlas.t(lang, "table.verified")), report_url=report_url, report=atlas.t(lang, "table.report"),
-        note_label=atlas.t(lang, "table.note"), root=ROOT_LINK,
-        as_of=pieces(atlas.t(lang, "table.data_as_of")), as_of_text=local_date(as_of, lang), as_of_iso=as_of.isoformat(),
-    )
+        head, tail = tables.cell(atlas, lang, p, f, today)
+        sources = p.facts[f].sources
+        src = ("<ul>" + "".join(f'<li><a href="{u}" rel="noopener noreferrer nofollow">{u}</a></li>'
+                                for u in map(escape, sources)) + "</ul>") if sources else frame["no_source"]
+        rows.append(f'<tr data-field="{escape(f)}">\n<th scope="row">{frame["names"][f]}</th>\n{head}\n{tail}\n'
+                    f'<td class="atlas-provider__src">{src}</td>\n<td>{frame["links"][f]}</td>\n</tr>')
+    name, pid = escape(p.name), escape(p.id)
+    t = lambda key, **kw: escape(atlas.t(lang, f"reader.provider.{key}", **kw))  # noqa: E731
+    return "\n".join([
+        f'<h1 id="top">{name}</h1>',
+        f'<div class="atlas-provider" data-provider="{pid}">',
+        f'<p class="atlas-provider__meta"><span>{frame["category"]}: {escape(atlas.t(lang, f"categories.{p.category}"))}</span>'
+        f' · <a href="{escape(p.homepage)}" rel="noopener noreferrer">{t("homepage", name=p.name)}</a></p>',
+        frame["intro"],
+        f'<caption id="atlas-provider-caption">{t("caption", name=p.name)}</caption>'.join(frame["table"]),
+        *rows,
+        frame["end"],
+    ])
+
+
+_frames: dict[tuple, dict] = {}   # words around the rows, per atlas, language and day
+
+
+def _frame(atlas: Atlas, reader: ReaderData, lang: str, titles: dict[str, str], report_url: str,
+           today: dt.date) -> dict:
+    key = (id(atlas), id(reader), lang, report_url, today)
+    if key not in _frames:
+        if len(_frames) > 8:
+            _frames.clear()
+        t = lambda k, **kw: escape(atlas.t(lang, f"reader.provider.{k}", **kw))  # noqa: E731
+        links = {}
+        for f in atlas.all_fields:
+            links[f] = "<br>".join(f'<a href="{escape(ROOT_LINK + path[:-3] + ".html")}">{escape(titles.get(path, path))}</a>'
+                                   for path in reader.discussed_in.get(f, ()))
+        as_of = atlas.newest_verified or today
+        when = f'<time datetime="{as_of.isoformat()}">{escape(local_date(as_of, lang))}</time>'
+        _frames[key] = {
+            "category": t("category"),
+            "intro": f"<p>{t('intro')}</p>",
+            "no_source": t("no_source"),
+            "names": {f: escape(atlas.t(lang, f"fields.{f}.label")) for f in atlas.all_fields},
+            "links": links,
+            "table": ('<div class="atlas-table__scroll" role="region" aria-labelledby="atlas-provider-caption" tabindex="0">\n'
+                      '<table class="atlas-table__table atlas-provider__facts">\n',
+                      f'\n<thead>\n<tr><th scope="col">{t("field")}</th><th scope="col">{t("value")}</th>'
+                      f'<th scope="col">{t("sources")}</th><th scope="col">{t("read_more")}</th></tr>\n</thead>\n<tbody>'),
+            "end": "\n".join([
+                "</tbody>", "</table>", "</div>",
+                '<p class="atlas-table__asof">' + "".join(str(escape(words)) + (when if field else "")
+                                                           for words, field in pieces(atlas.t(lang, "table.data_as_of")))
+                + f' <a href="{escape(report_url)}">{escape(atlas.t(lang, "table.report"))}</a></p>',
+                f'<p class="atlas-provider__more"><a href="{ROOT_LINK}providers.html">{t("all_providers")}</a>'
+                f' · <a href="{ROOT_LINK}compare/choose.html">{t("choose")}</a></p>',
+                "</div>",
+            ]),
+        }
+    return _frames[key]
 
 
 _index: list = []   # [Atlas, {id: Provider}] for the last Atlas seen
@@ -107,12 +146,41 @@ def _by_id(atlas: Atlas) -> dict[str, Provider]:
 def stamp(stand_in_html: str, p: Provider, body: str, slot: str) -> str:
     """Provider `p`'s whole page from the stand-in's rendered page: `p`'s id in its URLs,
     `p`'s name (escaped, as the theme escapes it) in its title and head, `body` in `slot`."""
-    # Material adds <h1>title</h1> to a page whose content has none: the stand-in's content is
-    # only the slot, and the body brings its own <h1 id="top">.
-    html = re.sub(rf"\n\s*<h1>{STAND_IN.name}</h1>\n", "\n", stand_in_html, count=1)
-    html = html.replace(STAND_IN.id, p.id).replace(STAND_IN.name, str(escape(p.name)))
-    wrapped = f"<p>{slot}</p>"
-    return html.replace(wrapped if wrapped in html else slot, body, 1)
+    parts, holes = _stencil(stand_in_html, slot)
+    fill = {"id": p.id, "name": str(escape(p.name)), "body": body}
+    out = [parts[0]]
+    for hole, part in zip(holes, parts[1:]):
+        out.append(fill[hole])
+        out.append(part)
+    return "".join(out)
+
+
+_stencils: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+
+
+def _stencil(html: str, slot: str) -> tuple[list[str], list[str]]:
+    """The stand-in page cut at each place a provider's id, name or body goes: the text
+    between them, and what goes in each gap. Made once per language, not once per provider."""
+    key = (html, slot)
+    if key not in _stencils:
+        _stencils.clear()
+        # Material adds <h1>title</h1> to a page whose content has none: the stand-in's content
+        # is only the slot, and the body brings its own <h1 id="top">.
+        html = re.sub(rf"\n\s*<h1>{STAND_IN.name}</h1>\n", "\n", html, count=1)
+        wrapped = f"<p>{slot}</p>"
+        slot = wrapped if wrapped in html else slot
+        holes, parts, at = [], [], 0
+        pattern = re.compile("|".join(re.escape(x) for x in (STAND_IN.id, STAND_IN.name, slot)))
+        for m in pattern.finditer(html):
+            hole = {STAND_IN.id: "id", STAND_IN.name: "name"}.get(m.group(0), "body")
+            if hole == "body" and "body" in holes:
+                continue   # the body goes in once, where the slot first is
+            parts.append(html[at:m.start()])
+            holes.append(hole)
+            at = m.end()
+        parts.append(html[at:])
+        _stencils[key] = (parts, holes)
+    return _stencils[key]
 
 
 def search_entry(atlas: Atlas, lang: str, p: Provider, location: str) -> dict[str, str]:

@@ -60,12 +60,14 @@ DATE_PATTERNS = {"vi": "'ngày' d 'tháng' M 'năm' y"}
 
 
 @lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096)   # a few dozen distinct dates, in tens of thousands of cells
 def local_date(day: dt.date, lang: str) -> str:
     """A date as readers of `lang` write it (30 नवंबर 2026, ngày 30 tháng 11 năm 2026)."""
     return format_date(day, format=DATE_PATTERNS.get(lang, "long"), locale=lang)
 
 
-def pieces(text: str) -> list[tuple[str, str | None]]:
+@lru_cache(maxsize=1024)
+def pieces(text: str) -> tuple[tuple[str, str | None], ...]:
     """A translated template as (words, placeholder name) pairs, in the translation's order,
     so a template can put markup (a link, a <time>) where each placeholder stands."""
-    return [(literal, name) for literal, name, _, _ in string.Formatter().parse(text)]
+    return tuple((literal, name) for literal, name, _, _ in string.Formatter().parse(text))

@@ -41,8 +41,41 @@ def forget_cells() -> None:
     _CELLS_OF[0] = None
 
 
+def cell(atlas: Atlas, lang: str, p: Provider, f: str, today: dt.date) -> tuple[str, str]:
+    """Provider `p`'s cell for field `f` in `lang`, as the markup before and after its source
+    links, from the cache (the tables and the provider pages share it)."""
+    cache = _cells(atlas, lang, today)
+    found = cache.get((p.id, f))
+    if found is None:
+        found = cache[(p.id, f)] = _cell(atlas, lang, p, f, today)
+    return found
+
+
 def _cell(atlas: Atlas, lang: str, p: Provider, f: str, today: dt.date) -> tuple[str, str]:
+    """The cell from its parts: the value's words depend only on the field and value, the date
+    line only on the date, so each is made once per language (`cache`); the note is the
+    provider's own."""
     fact = p.facts[f]
+    cache = _cells(atlas, lang, today)
+    head = cache.get(("value", f, fact.value))
+    if head is None:
+        head = cache[("value", f, fact.value)] = _value_markup(atlas, lang, f, fact)
+    tail = ""
+    if fact.verified:
+        tail = cache.get(("date", fact.verified))
+        if tail is None:
+            tail = cache[("date", fact.verified)] = _date_markup(atlas, lang, fact.verified, today)
+    note = atlas.note(lang, p.id, f)
+    if note:
+        tail += (f'\n{PAD}  <span class="atlas-v__note"><span class="atlas-v__note-label">{e(atlas.t(lang, "table.note"))}:</span>'
+                 f' {e(note)}</span>')
+    return head, tail.lstrip("\n") + f"\n{PAD}</td>" if tail else f"{PAD}</td>"
+
+
+PAD = " " * 10
+
+
+def _value_markup(atlas: Atlas, lang: str, f: str, fact) -> str:
     rank = atlas.rank(f, fact.value)
     bucket = min(3, int(rank)) if fact.value != "unknown" else 2
     tone, icon = TONES[bucket], ICONS[bucket]
@@ -56,27 +89,22 @@ def _cell(atlas: Atlas, lang: str, p: Provider, f: str, today: dt.date) -> tuple
             rank = -len(items)   # longer lists sort first
     else:
         label = atlas.value_label(lang, f, fact.value)
-    head = [f'<td class="atlas-v atlas-v--{e(tone)}" data-sort-value="{e(rank)}" data-value="{e(value)}">']
+    head = f'{PAD}<td class="atlas-v atlas-v--{e(tone)}" data-sort-value="{e(rank)}" data-value="{e(value)}">\n{PAD}  '
     if items:
-        head.append('  <ul class="atlas-v__items">' + "".join(
+        return head + '<ul class="atlas-v__items">' + "".join(
             f'<li data-item="{e(item)}"' + (f' title="{e(item)}"' if words != item else "") + f">{e(words)}</li>"
-            for item, words in items) + "</ul>")
-    else:
-        head.append(f'  <span class="atlas-v__icon" aria-hidden="true">{e(icon)}</span> <span class="atlas-v__label">{e(label)}</span>')
-    tail = []
-    if fact.verified:
-        when = f'<time datetime="{e(fact.verified.isoformat())}">{e(local_date(fact.verified, lang))}</time>'
-        tail.append('  <span class="atlas-v__date">' + "".join(
-            str(e(words)) + (when if name else "") for words, name in pieces(atlas.t(lang, "table.verified"))) + "</span>")
-        if (today - fact.verified).days > STALE_AFTER_DAYS:
-            hint = atlas.t(lang, "table.stale_hint", days=STALE_AFTER_DAYS)
-            tail.append(f'  <span class="atlas-v__stale" title="{e(hint)}">⚠ {e(atlas.t(lang, "table.stale"))}</span>')
-    note = atlas.note(lang, p.id, f)
-    if note:
-        tail.append(f'  <span class="atlas-v__note"><span class="atlas-v__note-label">{e(atlas.t(lang, "table.note"))}:</span> {e(note)}</span>')
-    tail.append("</td>")
-    pad = " " * 10
-    return "\n".join(pad + line for line in head), "\n".join(pad + line for line in tail)
+            for item, words in items) + "</ul>"
+    return head + f'<span class="atlas-v__icon" aria-hidden="true">{e(icon)}</span> <span class="atlas-v__label">{e(label)}</span>'
+
+
+def _date_markup(atlas: Atlas, lang: str, verified: dt.date, today: dt.date) -> str:
+    when = f'<time datetime="{e(verified.isoformat())}">{e(local_date(verified, lang))}</time>'
+    line = (f'{PAD}  <span class="atlas-v__date">' + "".join(
+        str(e(words)) + (when if name else "") for words, name in pieces(atlas.t(lang, "table.verified"))) + "</span>")
+    if (today - verified).days > STALE_AFTER_DAYS:
+        hint = atlas.t(lang, "table.stale_hint", days=STALE_AFTER_DAYS)
+        line += f'\n{PAD}  <span class="atlas-v__stale" title="{e(hint)}">⚠ {e(atlas.t(lang, "table.stale"))}</span>'
+    return line
 
 
 def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str], table_id: str,
@@ -129,8 +157,8 @@ def render_table(atlas: Atlas, lang: str, group: str, *, table_id: str, today: d
     group_title = atlas.t(lang, f"groups.{group}")
     as_of = atlas.newest_verified or today
     tally = count(providers, fields)
-    return render(
-        "table.html", id=table_id, lang=lang, t=t, rows=rows, group=group,
+    html = render(
+        "table.html", id=table_id, lang=lang, t=t, rows=Markup(ROWS_SLOT), group=group,
         headers=[(f, atlas.t(lang, f"fields.{f}.label")) for f in fields],
         caption=t("caption", group=group_title, count=len(providers)),
         footnotes=sorted((n, url) for url, n in footnotes.items()),
@@ -139,6 +167,12 @@ def render_table(atlas: Atlas, lang: str, group: str, *, table_id: str, today: d
         total=len(providers), coverage=t("coverage", sourced=tally.sourced, total=tally.total, percent=tally.percent),
         regions=region_choices(atlas, lang),
     )
+    # The rows go in after render() has dropped blank lines: they have none, and that pass
+    # over a thousand-row table cost more than the rest of the table.
+    return html.replace(ROWS_SLOT, rows, 1)
+
+
+ROWS_SLOT = "<!-- atlas-rows -->"
 
 
 def region_choices(atlas: Atlas, lang: str) -> list[tuple[str, str, bool]]:

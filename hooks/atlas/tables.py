@@ -117,12 +117,16 @@ def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str],
     tid = e(table_id)
     lines = []
     for p in providers:
-        pid, name, cat = e(p.id), e(p.name), e(atlas.t(lang, f"categories.{p.category}"))
-        regions = f' data-regions="{e(_regions(atlas, p))}"' if countries_field else ""
-        lines.append(f'        <tr data-provider="{pid}"{regions}>')
-        lines.append(f'          <th scope="row" class="atlas-table__provider" data-sort-value="{name}">'
-                     f'<a href="atlas-root:providers/{pid}.html">{name}</a></th>')
-        lines.append(f'          <td data-sort-value="{cat}">{cat}</td>')
+        start = cache.get(("row", p.id, None))
+        if start is None:   # the same in every table of the language
+            pid, name, cat = e(p.id), e(p.name), e(atlas.t(lang, f"categories.{p.category}"))
+            regions = f' data-regions="{e(_regions(atlas, p))}"' if countries_field else ""
+            start = cache[("row", p.id, None)] = (
+                f'        <tr data-provider="{pid}"{regions}>\n'
+                f'          <th scope="row" class="atlas-table__provider" data-sort-value="{name}">'
+                f'<a href="atlas-root:providers/{pid}.html">{name}</a></th>\n'
+                f'          <td data-sort-value="{cat}">{cat}</td>')
+        lines.append(start)
         for f in fields:
             key = (p.id, f)
             cell = cache.get(key)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -11,9 +12,26 @@ from . import files
 from .problems import Problem
 
 try:  # libyaml's C loader is several times faster; fall back where it is not built
-    _Loader = yaml.CSafeLoader
+    _Base = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
-    _Loader = yaml.SafeLoader
+    _Base = yaml.SafeLoader
+_resolver = yaml.resolver.Resolver()
+
+
+@lru_cache(maxsize=65536)
+def _resolve(kind: type, value: str, implicit: tuple[bool, bool]) -> str:
+    return _resolver.resolve(kind, value, implicit)
+
+
+class _Loader(_Base):
+    """The safe loader, remembering which tag each plain scalar resolves to: keys such as
+    `value:`, `sources:` and `verified:`, and values such as `unknown`, repeat thousands of
+    times in providers.yaml, and each resolution tries the regular expressions anew."""
+
+    def resolve(self, kind, value, implicit):
+        if kind is yaml.ScalarNode:
+            return _resolve(kind, value, implicit)
+        return super().resolve(kind, value, implicit)
 
 
 @dataclass

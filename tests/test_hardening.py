@@ -179,6 +179,22 @@ def test_bombs_endless_files_and_huge_format_specs_fail_fast_in_bounded_memory(s
     assert "docs/vi/index.md:4: more than 100 alias uses" in out
 
 
+@pytest.mark.parametrize("text, line", [
+    ("a: " + "[" * 60 + "]" * 60 + "\n", 1),                                         # flow
+    ("a: " + "[" * 100_000 + "]" * 100_000 + "\n", 1),                               # deep enough to exhaust a stack
+    ("".join(" " * i + f"k{i}:\n" for i in range(60)) + " " * 60 + "v: 1\n", 51),     # block mappings
+    ("a:\n" + "".join("  " * i + "-\n" for i in range(60)) + "  " * 60 + "- x\n", 51),  # block sequences
+    ("a:\n" + "- " * 60 + "x\n", 2),                                                # compact sequences
+])
+def test_deep_nesting_is_refused_with_its_line(text, line):
+    """libyaml composes recursively in C: nesting is bounded (MAX_DEPTH) before it composes."""
+    from atlas import yamlsrc
+    problems = []
+    assert yamlsrc.parse(text, "deep.yaml", problems) is None
+    assert len(problems) == 1 and problems[0].line == line, problems
+    assert "nested more than 50 levels deep" in str(problems[0]) or "maximum nesting depth" in str(problems[0])
+
+
 # --- tracebacks ------------------------------------------------------------------------------
 
 def test_every_file_problem_is_one_clean_line_in_both_tools(scratch, tmp_path, capsys):

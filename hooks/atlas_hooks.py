@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 _not_found: dict[str, str] = {}                       # language -> 404 page
 _slots: dict[tuple[str, str], list] = {}               # (language, page) -> rendered markers
 _late: dict[tuple[str, str], list] = {}                # (language, page) -> blocks for on_post_page
+_top: dict[tuple[str, str], str] = {}                  # (language, page) -> notices and reading time
 _memo: dict[str, dict] = {}                            # language -> marker -> HTML, for one build
 _glossary: list[glossary.Term] = []                    # validated data/glossary.yaml, per process
 _reader: list = []                                     # [Atlas, ReaderData] for reader:choose
@@ -121,7 +122,10 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     if errors:
         raise PluginError("\n".join(markers.located(f"docs/{page.file.src_uri}", e) for e in errors))
     _slots[(lang, page.file.src_uri)] = slots
-    return pages.insert_after_h1(markdown, "\n".join(top)) if top else markdown
+    if not top:
+        return markdown
+    _top[(lang, page.file.src_uri)] = "\n".join(top)
+    return pages.insert_after_h1(markdown, pages.TOP_SLOT)
 
 
 def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
@@ -142,7 +146,11 @@ def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files
 
 
 def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str | None:
-    """Put in the tables (see on_page_content), with links relative to this page."""
+    """Put in the page's notices and reading time, and the tables (see on_page_content), with
+    links relative to this page."""
+    top = _top.pop((_language(config), page.file.src_uri), None)
+    if top is not None:
+        output = pages.fill_slot(output, pages.TOP_SLOT, top)
     slots = _late.pop((_language(config), page.file.src_uri), None)
     if not slots:
         return output

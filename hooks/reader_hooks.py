@@ -22,7 +22,6 @@ from atlas.problems import DataError
 ROOT = Path(__file__).resolve().parent.parent
 SLOT = "<!-- reader-slot -->"
 LISTEN_SLOT = "<!-- reader-listen -->"   # our own HTML goes in after the page policy has checked the page
-READING_TIME = '<p class="atlas-reading-time">'
 SPEECH_LANG = {"en": "en", "hi": "hi-IN", "vi": "vi-VN"}   # BCP 47 tags speechSynthesis voices carry
 _slots: dict[tuple[str, str], str] = {}                     # (language, page) -> rendered HTML
 _listen_slots: dict[tuple[str, str], str] = {}              # (language, guide) -> listen controls
@@ -70,28 +69,28 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
         return SLOT + "\n"   # each provider's body goes in when its page is stamped (on_post_page)
     if src.split("/", 1)[-1].startswith("guides/"):
         _listen_slots[(lang, src)] = _listen(atlas, lang)
-        listen = LISTEN_SLOT
-        if READING_TIME in markdown:   # after the notices and reading time atlas_hooks put under the H1
-            end = markdown.index("\n", markdown.index(READING_TIME))
-            return markdown[:end] + "\n\n" + listen + "\n" + markdown[end:]
-        return pages.insert_after_h1(markdown, listen)
+        if pages.TOP_SLOT in markdown:   # after the notices and reading time atlas_hooks put under the H1
+            end = markdown.index(pages.TOP_SLOT) + len(pages.TOP_SLOT)
+            return markdown[:end] + "\n\n" + LISTEN_SLOT + "\n" + markdown[end:]
+        return pages.insert_after_h1(markdown, LISTEN_SLOT)
     return None
 
 
 def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
     """Fill this page's slot, and make `atlas-root:` links (tables, provider pages) relative."""
     lang = _language(config)
-    for slot, store in ((SLOT, _slots), (LISTEN_SLOT, _listen_slots)):
-        block = store.pop((lang, page.file.src_uri), None)
-        if block is not None:
-            html = html.replace(f"<p>{slot}</p>", block, 1) if f"<p>{slot}</p>" in html else html.replace(slot, block, 1)
+    block = _slots.pop((lang, page.file.src_uri), None)
+    if block is not None:
+        html = pages.fill_slot(html, SLOT, block)
     return provider_pages.relative_links(html, page.file.url, lang, getattr(config.plugins.get("i18n"), "default_language", "en"))
 
 
 def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str | None:
-    """From the stand-in page: write each provider's page beside it, and put each in search."""
+    """Put the listen controls on a guide once search has read it (they are not its prose);
+    from the stand-in page, write each provider's page beside it and put each in search."""
     if not getattr(page.file, "atlas_provider", None):
-        return None
+        block = _listen_slots.pop((_language(config), page.file.src_uri), None)
+        return None if block is None else pages.fill_slot(output, LISTEN_SLOT, block)
     atlas, lang = current(ROOT), _language(config)
     data = _reader_data(atlas)
     default = getattr(config.plugins.get("i18n"), "default_language", "en")

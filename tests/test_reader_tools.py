@@ -389,3 +389,20 @@ def test_axe_finds_no_serious_or_critical_violation(page, server, path):
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in violations
            if v["impact"] in ("serious", "critical")]
     assert bad == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_holds_the_guides_prose_not_their_furniture(built_site, lang):
+    """Reading time and listen controls are on every guide, but a search result must show the
+    guide's first sentence: they go in after Material's search has read the page."""
+    w = words(lang)
+    index = json.loads((built_site / prefix(lang).lstrip("/") / "search/search_index.json").read_text(encoding="utf-8"))
+    guides = [d for d in index["docs"] if d["location"].startswith("guides/") and "#" not in d["location"]]
+    page = (built_site / prefix(lang).lstrip("/") / "guides/storage.html").read_text(encoding="utf-8")
+    reading_time = max(re.split(r"\{[^}]*\}", w["site"]["reading_time"]), key=len).strip()   # "min read"
+    furniture = [w["reader"]["listen"]["play"], reading_time]
+    assert len(guides) >= 8
+    assert all(words_ in page for words_ in furniture)   # on the page…
+    for doc in guides:
+        assert not any(words_ in doc["text"] for words_ in furniture), (doc["location"], doc["text"][:120])   # …not in search
+        assert doc["text"].startswith("<p>") and len(doc["text"]) > 200

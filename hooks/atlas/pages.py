@@ -81,6 +81,18 @@ def reading_minutes(markdown: str) -> int:
     return max(1, math.ceil(words / WORDS_PER_MINUTE))
 
 
+# Where a page's furniture (translation notices, reading time, listen controls) goes: a comment
+# after the H1 that the hooks fill when the page is written, after Material's search has read
+# the page, so a search result shows the page's first sentence, not "10 min read Listen Pause".
+TOP_SLOT = "<!-- atlas-top -->"
+
+
+def fill_slot(html: str, slot: str, block: str) -> str:
+    """`html` with `slot` (which Markdown may have wrapped in <p>) replaced by `block`, once."""
+    wrapped = f"<p>{slot}</p>"
+    return html.replace(wrapped if wrapped in html else slot, block, 1)
+
+
 def insert_after_h1(markdown: str, html_block: str) -> str:
     """Put `html_block` right after the page's first H1, or at the top when there is none."""
     lines = markdown.split("\n")

@@ -102,9 +102,9 @@ def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str | None
     index = getattr(search, "search_index", None)
     if index is not None:
         index.entries = [e for e in index.entries if provider_pages.STAND_IN.id not in e["location"]]
+    root = provider_pages.root_prefix(page.file.url, lang, default)
     for p in atlas.providers:
-        body = provider_pages.render_page(atlas, data, lang, p.id, titles=titles, report_url=report_url)
-        body = provider_pages.relative_links(body, page.file.url, lang, default)
+        body = provider_pages.render_page(atlas, data, lang, p.id, titles=titles, report_url=report_url, root=root)
         (folder / f"{p.id}.html").write_text(provider_pages.stamp(output, p, body, SLOT), encoding="utf-8")
         if index is not None:
             index.entries.append(provider_pages.search_entry(atlas, lang, p, page.url.replace(provider_pages.STAND_IN.id, p.id)))

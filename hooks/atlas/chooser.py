@@ -5,6 +5,8 @@ script only compares lists. Without JavaScript every provider is listed with its
 """
 from __future__ import annotations
 
+from markupsafe import Markup, escape as e
+
 from . import countries
 from .data import Atlas
 from .provider_pages import ROOT_LINK
@@ -42,5 +44,27 @@ def render_chooser(atlas: Atlas, reader: ReaderData, lang: str) -> str:
                 words = atlas.value_label(lang, f, fact.value)
             facts.append((f, atlas.t(lang, f"fields.{f}.label"), words, not fact.known))
         rows.append((p, " ".join(yes), " ".join(unknown), facts))
-    return render("chooser.html", t=t, plain=plain, groups=groups, rows=rows, total=len(rows), root=ROOT_LINK,
-                  category=lambda c: atlas.t(lang, f"categories.{c}"))
+    html = render("chooser.html", t=t, plain=plain, groups=groups, rows=Markup(ROWS_SLOT), total=len(rows))
+    # The rows go in after render() has dropped blank lines (they have none): a thousand
+    # providers are a thousand list items, cheaper as strings than as template loops.
+    return html.replace(ROWS_SLOT, _items(atlas, lang, rows), 1)
+
+
+ROWS_SLOT = "<!-- atlas-choose-rows -->"
+
+
+def _items(atlas: Atlas, lang: str, rows: list) -> str:
+    """One list item per provider, its facts under it. Every value is escaped: data and
+    translations are text."""
+    out = []
+    for p, yes, unknown, facts in rows:
+        pid = e(p.id)
+        out.append(f'    <li data-provider="{pid}" data-yes="{e(yes)}" data-unknown="{e(unknown)}">\n'
+                   f'      <a href="{ROOT_LINK}providers/{pid}.html" class="atlas-choose__name">{e(p.name)}</a>'
+                   f' <span class="atlas-providers__category">({e(atlas.t(lang, f"categories.{p.category}"))})</span>\n'
+                   '      <dl class="atlas-choose__facts">')
+        for field, label, words, unknown_fact in facts:
+            mark = ' class="atlas-choose__unknown"' if unknown_fact else ""
+            out.append(f'        <div data-field="{e(field)}"{mark}><dt>{e(label)}</dt><dd>{e(words)}</dd></div>')
+        out.append("      </dl>\n    </li>")
+    return "\n".join(out)

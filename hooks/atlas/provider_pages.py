@@ -64,15 +64,16 @@ def page_titles(root: Path, lang: str) -> dict[str, str]:
 
 
 def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *, titles: dict[str, str],
-                report_url: str, today: dt.date | None = None) -> str:
+                report_url: str, today: dt.date | None = None, root: str = ROOT_LINK) -> str:
     """HTML body of one provider's page in `lang` (KeyError for an unknown provider). Each
     value cell is the comparison tables' own cell for that provider and field (its words,
     verified date, stale mark and note; tables.cell caches it per language), so a fact reads
     the same everywhere and is rendered once; the words around the rows are made once per
-    language (`_frame`). Every value is escaped: data and translations are text."""
+    language (`_frame`). Links start with `root` (`atlas-root:` until relative_links runs, or
+    the page's own way up, `root_prefix`). Every value is escaped: data and translations are text."""
     p = _by_id(atlas)[provider_id]
     today = today or dt.date.today()
-    frame = _frame(atlas, reader, lang, titles, report_url, today)
+    frame = _frame(atlas, reader, lang, titles, report_url, today, root)
     rows = []
     for f in atlas.all_fields:
         head, tail = tables.cell(atlas, lang, p, f, today)
@@ -99,15 +100,15 @@ _frames: dict[tuple, dict] = {}   # words around the rows, per atlas, language a
 
 
 def _frame(atlas: Atlas, reader: ReaderData, lang: str, titles: dict[str, str], report_url: str,
-           today: dt.date) -> dict:
-    key = (id(atlas), id(reader), lang, report_url, today)
+           today: dt.date, root: str) -> dict:
+    key = (id(atlas), id(reader), lang, report_url, today, root)
     if key not in _frames:
         if len(_frames) > 8:
             _frames.clear()
         t = lambda k, **kw: escape(atlas.t(lang, f"reader.provider.{k}", **kw))  # noqa: E731
         links = {}
         for f in atlas.all_fields:
-            links[f] = "<br>".join(f'<a href="{escape(ROOT_LINK + path[:-3] + ".html")}">{escape(titles.get(path, path))}</a>'
+            links[f] = "<br>".join(f'<a href="{escape(root + path[:-3] + ".html")}">{escape(titles.get(path, path))}</a>'
                                    for path in reader.discussed_in.get(f, ()))
         as_of = atlas.newest_verified or today
         when = f'<time datetime="{as_of.isoformat()}">{escape(local_date(as_of, lang))}</time>'
@@ -126,8 +127,8 @@ def _frame(atlas: Atlas, reader: ReaderData, lang: str, titles: dict[str, str], 
                 '<p class="atlas-table__asof">' + "".join(str(escape(words)) + (when if field else "")
                                                            for words, field in pieces(atlas.t(lang, "table.data_as_of")))
                 + f' <a href="{escape(report_url)}">{escape(atlas.t(lang, "table.report"))}</a></p>',
-                f'<p class="atlas-provider__more"><a href="{ROOT_LINK}providers.html">{t("all_providers")}</a>'
-                f' · <a href="{ROOT_LINK}compare/choose.html">{t("choose")}</a></p>',
+                f'<p class="atlas-provider__more"><a href="{escape(root)}providers.html">{t("all_providers")}</a>'
+                f' · <a href="{escape(root)}compare/choose.html">{t("choose")}</a></p>',
                 "</div>",
             ]),
         }
@@ -222,8 +223,12 @@ def relative_links(html: str, page_url: str, lang: str, default: str = "en") -> 
     """Turn `atlas-root:` links into links relative to the page, inside its language folder."""
     if ROOT_LINK not in html:
         return html
+    return html.replace(f'href="{ROOT_LINK}', f'href="{root_prefix(page_url, lang, default)}')
+
+
+def root_prefix(page_url: str, lang: str, default: str = "en") -> str:
+    """What `atlas-root:` becomes on the page at `page_url`: the way up to its language's root."""
     here = posixpath.dirname(page_url)
     if lang != default and (here == lang or here.startswith(lang + "/")):
         here = here[len(lang):].lstrip("/")
-    prefix = "../" * (here.count("/") + 1) if here else ""
-    return html.replace(f'href="{ROOT_LINK}', f'href="{prefix}')
+    return "../" * (here.count("/") + 1) if here else ""

@@ -406,3 +406,23 @@ def test_search_holds_the_guides_prose_not_their_furniture(built_site, lang):
     for doc in guides:
         assert not any(words_ in doc["text"] for words_ in furniture), (doc["location"], doc["text"][:120])   # …not in search
         assert doc["text"].startswith("<p>") and len(doc["text"]) > 200
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_provider_facts_stay_readable_on_a_phone(browser, server, lang):
+    """At 375 px the facts table scrolls sideways inside its box, with each field's name in
+    place, instead of squeezing its links column until words break inside."""
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    pg = context.new_page()
+    pg.goto(f"{server}{prefix(lang)}/providers/runpod.html")
+    box = pg.locator(".atlas-provider .atlas-table__scroll")
+    widths = pg.eval_on_selector_all(".atlas-provider__facts thead th", "els => els.map(e => e.getBoundingClientRect().width)")
+    assert box.evaluate("el => el.scrollWidth > el.clientWidth + 100")
+    assert min(widths) >= 100, widths   # about 4 rem: a word of a link title fits on a line
+    name = pg.locator(".atlas-provider__facts tbody th").first
+    before = name.bounding_box()["x"]
+    box.evaluate("el => { el.scrollLeft = 300 }")
+    pg.wait_for_function("document.querySelector('.atlas-provider .atlas-table__scroll').scrollLeft > 200")
+    assert abs(name.bounding_box()["x"] - before) < 2   # the field names stay in view
+    assert pg.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")   # the page itself does not scroll
+    context.close()

@@ -185,8 +185,13 @@ def _construct(node: yaml.Node, keys: tuple, lines: dict, file: str, problems: l
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
 
+_STR = "tag:yaml.org,2002:str"
+
+
 def _scalar(node: yaml.Node) -> Any:
     """Build a scalar (or a key that is not a scalar); a value YAML cannot build stays text."""
+    if node.tag == _STR and isinstance(node, yaml.ScalarNode):
+        return node.value   # what the safe constructor returns for text, most of every file
     try:
         return _CONSTRUCTOR.construct_object(node, deep=True)
     except (ValueError, OverflowError, yaml.constructor.ConstructorError):

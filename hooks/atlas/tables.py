@@ -192,19 +192,35 @@ def _regions(atlas: Atlas, p: Provider) -> str:
 
 
 def render_list(atlas: Atlas, lang: str) -> str:
-    """The providers overview: every provider's name, homepage, category, countries and GPU models."""
+    """The providers overview: every provider's name, homepage, category, countries and GPU
+    models. The items go in as strings after the template (a thousand providers cost more as
+    template loops than the rest of the page); every value is escaped."""
     providers = sorted(atlas.providers, key=lambda p: p.name.casefold())
     shown = [f for f in ("regions", "gpus") if f in atlas.list_fields]
-    unknown = atlas.t(lang, "values.unknown")
-
-    def items(p: Provider, f: str) -> tuple[tuple[str, str], ...] | None:
-        fact = p.facts[f]
-        return tuple((i, atlas.item_label(lang, f, i)) for i in fact.value) if fact.known else None
-
+    unknown = e(atlas.t(lang, "values.unknown"))
+    labels = {f: e(atlas.t(lang, f"fields.{f}.label")) for f in shown}
+    out = []
+    for p in providers:
+        pid = e(p.id)
+        out.append(f'  <li data-provider="{pid}"><a href="atlas-root:providers/{pid}.html">{e(p.name)}</a>'
+                   f' <span class="atlas-providers__category">({e(atlas.t(lang, f"categories.{p.category}"))})</span>')
+        if shown:
+            out.append('    <dl class="atlas-providers__facts">')
+            for f in shown:
+                fact = p.facts[f]
+                if fact.known:
+                    words = ", ".join(f'<span data-item="{e(i)}"' + (f' title="{e(i)}"' if label != i else "") + f">{e(label)}</span>"
+                                      for i, label in ((i, atlas.item_label(lang, f, i)) for i in fact.value))
+                else:
+                    words = unknown
+                out.append(f"      <dt>{labels[f]}</dt>\n      <dd data-field=\"{e(f)}\">{words}</dd>")
+            out.append("    </dl>")
+        out.append("  </li>")
     tally = count(providers, shown)
-    return render("provider_list.html", providers=providers, shown=shown, items=items, unknown=unknown,
-                  label=lambda f: atlas.t(lang, f"fields.{f}.label"),
-                  category=lambda c: atlas.t(lang, f"categories.{c}"),
+    html = render("provider_list.html", items=Markup(LIST_SLOT),
                   coverage=atlas.t(lang, "table.coverage", sourced=tally.sourced, total=tally.total,
-                                   percent=tally.percent) if shown else "",
-                  t=lambda key, **kw: atlas.t(lang, f"table.{key}", **kw))
+                                   percent=tally.percent) if shown else "")
+    return html.replace(LIST_SLOT, "\n".join(out), 1)
+
+
+LIST_SLOT = "<!-- atlas-provider-items -->"

@@ -65,6 +65,20 @@ def test_sitemaps_have_absolute_alternates_with_x_default(built_site):
             assert links["x-default"] == links["en"]
 
 
+def test_every_folder_below_a_language_root_has_a_small_valid_sitemap(built_site):
+    """Material fetches sitemap.xml beside each page's alternates: every folder has one (no
+    failed request), and below the language roots it holds no entries (no page view downloads
+    the whole sitemap three times)."""
+    import xml.etree.ElementTree as ET
+    folders = {p.parent for p in built_site.rglob("*.html")} - {built_site, *(built_site / la for la in LANGS)}
+    assert len(folders) >= 9
+    for folder in folders:
+        sitemap = folder / "sitemap.xml"
+        root = ET.fromstring(sitemap.read_bytes())
+        assert root.tag == "{http://www.sitemaps.org/schemas/sitemap/0.9}urlset" and len(root) == 0, sitemap
+        assert sitemap.stat().st_size < 200
+
+
 def test_site_names_and_nav_are_localized(built_site):
     assert "Cloud GPU Atlas" in page(built_site, "en", "index.html")
     hi = page(built_site, "hi", "guides/storage.html")

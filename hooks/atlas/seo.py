@@ -37,23 +37,29 @@ def og_locale(lang: str) -> str:
     return OG_LOCALES.get(lang, lang)
 
 
-def sitemap_in_every_folder(site: Path, languages: tuple[str, ...], default: str = "en") -> int:
-    """Copy each language's sitemap.xml into every folder of that language that holds pages.
+# A folder's stand-in sitemap: a valid sitemap with no entries (see sitemap_in_every_folder).
+EMPTY_SITEMAP = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+                 '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n')
 
-    Material's language selector fetches `sitemap.xml` next to each hreflang alternate of the
-    page; alternates are absolute page URLs here (search engines want that), so without a
-    copy beside them every page below a language root would make three failing requests.
-    Returns the number of copies written.
+
+def sitemap_in_every_folder(site: Path, languages: tuple[str, ...], default: str = "en") -> int:
+    """Give every folder below a language root a `sitemap.xml` with no entries.
+
+    Material fetches `sitemap.xml` next to each hreflang alternate of a page (alternates are
+    absolute page URLs here, as search engines want), and consults it only for a link that
+    leads below the alternate's URL, which nothing does when that URL is a page: the reader's
+    link is followed as it is. A missing file would be three failed requests per page; a copy
+    of the language's sitemap, as before, made each first page view download and parse it three
+    times (115 KB each today, 2.3 MB at a thousand providers). Language roots keep their real
+    sitemaps. Returns the number of folders given one.
     """
     written = 0
     for folder in sorted({p.parent for p in site.rglob("*.html")}):
         rel = folder.relative_to(site).parts
         if not rel or (len(rel) == 1 and rel[0] in languages):
             continue   # language roots have their own sitemap
-        lang = rel[0] if rel[0] in languages and rel[0] != default else default
-        source = site / ("" if lang == default else lang) / "sitemap.xml"
         target = folder / "sitemap.xml"
-        if source.is_file() and not target.exists():
-            target.write_bytes(source.read_bytes())
+        if not target.exists():
+            target.write_text(EMPTY_SITEMAP, encoding="utf-8")
             written += 1
     return written

@@ -6,6 +6,7 @@ language (mkdocs-static-i18n rebuilds the site per language).
 """
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 from markupsafe import escape
@@ -21,7 +22,7 @@ from atlas.problems import DataError
 
 ROOT = Path(__file__).resolve().parent.parent
 SLOT = "<!-- reader-slot -->"
-LISTEN_SLOT = "<!-- reader-listen -->"   # our own HTML goes in after the page policy has checked the page
+LISTEN_SLOT = f"<!-- reader-listen {secrets.token_hex(8)} -->"   # unguessable, filled once search has read the page
 SPEECH_LANG = {"en": "en", "hi": "hi-IN", "vi": "vi-VN"}   # BCP 47 tags speechSynthesis voices carry
 _slots: dict[tuple[str, str], str] = {}                     # (language, page) -> rendered HTML
 _listen_slots: dict[tuple[str, str], str] = {}              # (language, guide) -> listen controls

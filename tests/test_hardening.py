@@ -195,6 +195,23 @@ def test_deep_nesting_is_refused_with_its_line(text, line):
     assert "nested more than 50 levels deep" in str(problems[0]) or "maximum nesting depth" in str(problems[0])
 
 
+def test_a_comment_in_a_page_cannot_pose_as_one_of_our_slots(scratch, tmp_path):
+    """Reading time, listen controls, tables and quizzes go into slot comments after Markdown;
+    a contributor's comment spelled like one (here above the H1) must not pull them there."""
+    page = scratch / "docs/hi/guides/storage.md"
+    text = page.read_text(encoding="utf-8")
+    h1 = text.index("\n# ")
+    lookalikes = "\n\n<!-- atlas-top -->\n\n<!-- reader-listen -->\n\n<!-- atlas-slot 0 -->\n\n<!-- atlas-slot 1 -->\n"
+    page.write_text(text[:h1] + lookalikes + text[h1:], encoding="utf-8")
+    result = mkdocs_build(scratch, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    html = (tmp_path / "site/hi/guides/storage.html").read_text(encoding="utf-8")
+    article = html[html.index("<article"):]
+    h1_at = article.index("<h1")
+    for ours in ('class="atlas-reading-time"', "data-atlas-listen", 'class="atlas-table__scroll"', "data-atlas-quiz"):
+        assert h1_at < article.index(ours), ours
+
+
 # --- tracebacks ------------------------------------------------------------------------------
 
 def test_every_file_problem_is_one_clean_line_in_both_tools(scratch, tmp_path, capsys):

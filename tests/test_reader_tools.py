@@ -426,3 +426,13 @@ def test_provider_facts_stay_readable_on_a_phone(browser, server, lang):
     assert abs(name.bounding_box()["x"] - before) < 2   # the field names stay in view
     assert pg.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")   # the page itself does not scroll
     context.close()
+
+
+def test_provider_page_link_titles_follow_the_pages_own_titles(atlas, data):
+    """`make serve` rebuilds with new page titles and the same data: the words made once per
+    language must not keep the old titles."""
+    old = provider_pages.render_page(atlas, data, "en", "aws", titles={"guides/storage.md": "Old storage title"},
+                                     report_url="https://r.example")
+    new = provider_pages.render_page(atlas, data, "en", "aws", titles={"guides/storage.md": "New storage title"},
+                                     report_url="https://r.example")
+    assert "Old storage title" in old and "Old storage title" not in new and "New storage title" in new

@@ -11,7 +11,7 @@ import pytest
 
 from atlas import quizzes, tables
 from atlas.data import load_atlas
-from atlas.markers import Context, fill, replace as replace_markers
+from atlas.markers import SLOT, Context, fill, replace as replace_markers
 
 ROOT = Path(__file__).resolve().parent.parent
 TODAY = dt.date(2026, 12, 1)
@@ -210,9 +210,9 @@ def test_unknown_marker_feature_and_option_are_errors(atlas):
 def test_foreign_comments_are_left_alone(atlas):
     md = "<!-- just a note for editors -->\n<!-- providers:table feature=storage -->"
     out, errors, slots = replace_markers(md, ctx(atlas, "vi"))
-    assert not errors and "<!-- just a note for editors -->" in out and "<!-- atlas-slot 0 -->" in out
-    html = fill(f"<p>{out.splitlines()[0]}</p>\n<p><!-- atlas-slot 0 --></p>", slots)
-    assert "<!-- atlas-slot 0 -->" in html   # a table goes in late, after search has indexed the page
+    assert not errors and "<!-- just a note for editors -->" in out and SLOT.format(0) in out
+    html = fill(f"<p>{out.splitlines()[0]}</p>\n<p>{SLOT.format(0)}</p>", slots)
+    assert SLOT.format(0) in html   # a table goes in late, after search has indexed the page
     html = fill(html, slots, late=True)
     assert "Volume lưu trữ bền vững" in html and "<p><div" not in html
 

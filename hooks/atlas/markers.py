@@ -87,7 +87,7 @@ def _looks_ours(body: str, closed: bool) -> bool:
     return bool(difflib.get_close_matches(word.lower(), OWNERS, n=1, cutoff=0.75))
 
 
-SLOT = "<!-- atlas-slot {} -->"
+SLOT = "<!-- atlas-slot " + secrets.token_hex(8) + " {} -->"   # unguessable: a comment in a page cannot pose as one
 # Stands for a page's own element id in memoised HTML (`atlas-table-<ID>`); random per process,
 # so no data or translation can contain it.
 ID = "atlasid" + secrets.token_hex(8)

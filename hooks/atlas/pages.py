@@ -6,6 +6,7 @@ import html
 import json
 import math
 import re
+import secrets
 
 from markupsafe import Markup, escape
 
@@ -84,7 +85,8 @@ def reading_minutes(markdown: str) -> int:
 # Where a page's furniture (translation notices, reading time, listen controls) goes: a comment
 # after the H1 that the hooks fill when the page is written, after Material's search has read
 # the page, so a search result shows the page's first sentence, not "10 min read Listen Pause".
-TOP_SLOT = "<!-- atlas-top -->"
+# Unguessable, like every slot: a comment a contributor writes can never stand in for it.
+TOP_SLOT = f"<!-- atlas-top {secrets.token_hex(8)} -->"
 
 
 def fill_slot(html: str, slot: str, block: str) -> str:

@@ -96,15 +96,17 @@ def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *
     ])
 
 
-_frames: dict[tuple, dict] = {}   # words around the rows, per atlas, language and day
+_frames: dict[tuple, dict] = {}   # words around the rows, per language, day and link root
+_frames_of: list = [None, None]   # the Atlas and ReaderData they were made from
 
 
 def _frame(atlas: Atlas, reader: ReaderData, lang: str, titles: dict[str, str], report_url: str,
            today: dt.date, root: str) -> dict:
-    key = (id(atlas), id(reader), lang, report_url, today, root)
+    if _frames_of[0] is not atlas or _frames_of[1] is not reader:   # new data (make serve): start over
+        _frames.clear()
+        _frames_of[:] = [atlas, reader]
+    key = (lang, id(titles), report_url, today, root)   # the frame keeps `titles`, so its id stays its own
     if key not in _frames:
-        if len(_frames) > 8:
-            _frames.clear()
         t = lambda k, **kw: escape(atlas.t(lang, f"reader.provider.{k}", **kw))  # noqa: E731
         links = {}
         for f in atlas.all_fields:
@@ -113,6 +115,7 @@ def _frame(atlas: Atlas, reader: ReaderData, lang: str, titles: dict[str, str], 
         as_of = atlas.newest_verified or today
         when = f'<time datetime="{as_of.isoformat()}">{escape(local_date(as_of, lang))}</time>'
         _frames[key] = {
+            "titles": titles,
             "category": t("category"),
             "intro": f"<p>{t('intro')}</p>",
             "no_source": t("no_source"),

@@ -59,7 +59,6 @@ def render(template: str, **context: object) -> str:
 DATE_PATTERNS = {"vi": "'ngày' d 'tháng' M 'năm' y"}
 
 
-@lru_cache(maxsize=4096)
 @lru_cache(maxsize=4096)   # a few dozen distinct dates, in tens of thousands of cells
 def local_date(day: dt.date, lang: str) -> str:
     """A date as readers of `lang` write it (30 नवंबर 2026, ngày 30 tháng 11 năm 2026)."""

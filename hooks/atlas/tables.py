@@ -128,11 +128,8 @@ def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str],
                 f'          <td data-sort-value="{cat}">{cat}</td>')
         lines.append(start)
         for f in fields:
-            key = (p.id, f)
-            cell = cache.get(key)
-            if cell is None:
-                cell = cache[key] = _cell(atlas, lang, p, f, today)
-            lines.append(cell[0])
+            head, tail = cell(atlas, lang, p, f, today)
+            lines.append(head)
             sources = p.facts[f].sources
             if sources:
                 links = []
@@ -143,7 +140,7 @@ def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str],
                         label = source_n[n] = str(e(atlas.t(lang, "table.source_n", n=n)))
                     links.append(f'<a href="#{tid}-src-{n}" class="atlas-v__fn" aria-label="{label}">[{n}]</a>')
                 lines.append('            <span class="atlas-v__src">' + "".join(links) + "</span>")
-            lines.append(cell[1])
+            lines.append(tail)
         lines.append("        </tr>")
     return Markup("\n".join(lines))
 

@@ -133,7 +133,7 @@ def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files
     permalinks in the page's language (the toc extension has one title for every language).
     Tables wait for on_post_page: Material's search has indexed the page by then, so it never
     parses them (readers find a provider through its own page)."""
-    problems = sanitize.html_problems(html, _source(page), f"docs/{page.file.src_uri}")
+    problems = sanitize.html_problems(html, lambda: _source(page), f"docs/{page.file.src_uri}")
     if problems:
         raise PluginError("Page HTML that is not allowed:\n  " + "\n  ".join(map(str, problems)))
     lang = _language(config)
@@ -147,15 +147,15 @@ def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files
 
 def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str | None:
     """Put in the page's notices and reading time, and the tables (see on_page_content), with
-    links relative to this page."""
-    top = _top.pop((_language(config), page.file.src_uri), None)
+    links relative to this page, in one copy of the page."""
+    lang, key = _language(config), (_language(config), page.file.src_uri)
+    late = markers.blocks(_late.pop(key, []), late=True)
+    fills = {slot: provider_pages.relative_links(block, page.file.url, lang, _default(config))
+             for slot, block in late.items()}
+    top = _top.pop(key, None)
     if top is not None:
-        output = pages.fill_slot(output, pages.TOP_SLOT, top)
-    slots = _late.pop((_language(config), page.file.src_uri), None)
-    if not slots:
-        return output
-    return provider_pages.relative_links(markers.fill(output, slots, late=True), page.file.url,
-                                         _language(config), _default(config))
+        fills[pages.TOP_SLOT] = top
+    return pages.fill_slots(output, fills) if fills else None
 
 
 def on_page_context(context: dict, *, page: Page, config: MkDocsConfig, nav) -> dict:

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from html import unescape
 from html.parser import HTMLParser
@@ -203,30 +204,32 @@ class _Checker(HTMLParser):
         self.found += _comment_problems(data)
 
 
-# The fast path: HTML as Markdown writes it is a run of text without '<', plain tags
-# (lower-case names, double-quoted values with no <>"` in them, ASCII spaces between) and
-# simple comments. Where every '<' of a page starts such a token, a browser and html.parser
-# read the same tags as this does, so their rules can be checked without html.parser's
-# character-by-character scan (about 2.5 ms a page). Anything else, and any page with a
-# problem, goes to the full parser, which gives the messages.
+# The fast path: HTML as Markdown writes it is text without '<' between plain tags (lower-case
+# names, double-quoted values with no <>"` in them, ASCII spaces between) and simple comments.
+# Where every '<' of a page starts such a token, a browser and html.parser read the same tags as
+# this does, so their rules can be checked without html.parser's character-by-character scan
+# (about 2.5 ms a page). Each token holds exactly one '<', so "every '<' starts one" is "as many
+# tokens as '<'"; a page repeats most of its tags (<p>, <li>, <code>), so each distinct one is
+# checked once. Anything else, and any page with a problem, goes to the full parser, which
+# gives the messages.
 _SP = "[ \t\n\r\f]"
-_FAST = re.compile(rf"[^<]+|<(/?)([a-z][a-z0-9]*)((?:{_SP}+[a-z][a-z-]*(?:=\"[^\"<>`]*\")?)*){_SP}*/?>|<!--([^<>]*?)-->")
+_FAST = re.compile(rf"<(/?)([a-z][a-z0-9]*)((?:{_SP}+[a-z][a-z-]*(?:=\"[^\"<>`]*\")?)*){_SP}*/?>|<!--([^<>]*?)-->")
+_TOKEN = re.compile(rf"<(?:/?[a-z][a-z0-9]*(?:{_SP}+[a-z][a-z-]*(?:=\"[^\"<>`]*\")?)*{_SP}*/?>|!--[^<>]*?-->)")
 _ATTR = re.compile(rf"{_SP}+([a-z][a-z-]*)(?:=\"([^\"<>`]*)\")?")
 
 
 def _fast_clean(html: str) -> bool:
     """True when `html` is entirely plain tokens (above) and none breaks a rule."""
-    pos = 0
-    for m in _FAST.finditer(html):
-        if m.start() != pos:
-            return False
-        pos = m.end()
-        if m.group(2) is not None:
-            if not m.group(1) and not _start_tag_ok(m.group(0)):
+    tokens = _TOKEN.findall(html)
+    if len(tokens) != html.count("<"):
+        return False
+    for token in set(tokens):
+        if token[1] == "!":
+            if _comment_problems(token[4:-3]):
                 return False
-        elif m.group(4) is not None and _comment_problems(m.group(4)):
+        elif token[1] != "/" and not _start_tag_ok(token):
             return False
-    return pos == len(html)
+    return True
 
 
 @lru_cache(maxsize=4096)
@@ -237,11 +240,13 @@ def _start_tag_ok(token: str) -> bool:
     return not _tag_problems(m.group(2), attrs)
 
 
-def html_problems(html: str, source: str, shown: str) -> list[Problem]:
+def html_problems(html: str, source: str | Callable[[], str], shown: str) -> list[Problem]:
     """Every element, attribute or link in a page's rendered `html` that the policy refuses,
-    located at the first line of `source` (the page's Markdown) where it appears."""
+    located at the first line of `source` (the page's Markdown, or what reads it when needed)
+    where it appears."""
     if _fast_clean(html):
         return []
+    source = source() if callable(source) else source
     checker = _Checker()
     checker.feed(html)
     checker.close()

@@ -17,7 +17,7 @@ from typing import Callable
 
 from . import glossary, quizzes, tables
 from .data import Atlas
-from .pages import code_mask
+from .pages import code_mask, fill_slots
 
 MARKER = re.compile(r"<!--\s*(providers|quiz|i18n|glossary|reader):([a-z0-9-]+)((?:\s+[a-z]+=[^\s>]+)*)\s*-->")
 OURS = re.compile(r"<!--\s*(providers|quiz|i18n|glossary|reader):")
@@ -178,13 +178,13 @@ def _swap(markdown: str, markers: list[Marker], inline: list[tuple[Marker, str]]
 def fill(html: str, slots: list[str | Late], late: bool = False) -> str:
     """Put each slot's rendered HTML into the page HTML (Markdown may wrap a slot in <p>):
     the early blocks, or with `late` the `Late` ones."""
-    for n, block in enumerate(slots):
-        if isinstance(block, Late) != late:
-            continue
-        block = block.text() if isinstance(block, Late) else block
-        slot = SLOT.format(n)
-        html = html.replace(f"<p>{slot}</p>", block, 1) if f"<p>{slot}</p>" in html else html.replace(slot, block, 1)
-    return html
+    return fill_slots(html, blocks(slots, late))
+
+
+def blocks(slots: list[str | Late], late: bool = False) -> dict[str, str]:
+    """Each slot comment with its HTML: the early blocks, or with `late` the `Late` ones."""
+    return {SLOT.format(n): block.text() if late else block
+            for n, block in enumerate(slots) if isinstance(block, Late) == late}
 
 
 def check_tree(docs: Path, texts: dict[Path, str], ctx_for: Callable[[str], Context],

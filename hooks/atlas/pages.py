@@ -7,6 +7,7 @@ import json
 import math
 import re
 import secrets
+from functools import lru_cache
 
 from markupsafe import Markup, escape
 
@@ -37,7 +38,7 @@ def code_mask(lines: list[str], indented: bool = True) -> list[bool]:
     `indented`, an indented code block (four spaces or a tab after a blank line)."""
     mask, fence, prev_blank, in_block = [], "", True, False
     for line in lines:
-        m = FENCE_LINE.match(line)
+        m = FENCE_LINE.match(line) if "```" in line or "~~~" in line else None
         if fence:
             mask.append(True)
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
@@ -59,7 +60,8 @@ def code_mask(lines: list[str], indented: bool = True) -> list[bool]:
     return mask
 
 
-def prose_lines(markdown: str) -> list[tuple[int, str]]:
+@lru_cache(maxsize=4)   # a page's reading time and its FAQ read the same lines
+def prose_lines(markdown: str) -> tuple[tuple[int, str], ...]:
     """(line number, text) of lines outside fenced code and front matter."""
     out = []
     lines = markdown.split("\n")
@@ -71,7 +73,7 @@ def prose_lines(markdown: str) -> list[tuple[int, str]]:
     for n, (line, is_code) in enumerate(zip(body, code_mask(body, indented=False)), start + 1):
         if not is_code:
             out.append((n, line))
-    return out
+    return tuple(out)
 
 
 def reading_minutes(markdown: str) -> int:
@@ -91,8 +93,27 @@ TOP_SLOT = f"<!-- atlas-top {secrets.token_hex(8)} -->"
 
 def fill_slot(html: str, slot: str, block: str) -> str:
     """`html` with `slot` (which Markdown may have wrapped in <p>) replaced by `block`, once."""
-    wrapped = f"<p>{slot}</p>"
-    return html.replace(wrapped if wrapped in html else slot, block, 1)
+    return fill_slots(html, {slot: block})
+
+
+def fill_slots(html: str, blocks: dict[str, str]) -> str:
+    """`html` with each slot of `blocks` (which Markdown may have wrapped in <p>) replaced by
+    its block, once, in one copy of the page (a replace per slot would copy it per slot)."""
+    spots = []
+    for slot, block in blocks.items():
+        start = html.find(slot)
+        if start < 0:
+            continue
+        end = start + len(slot)
+        if start >= 3 and html.startswith("<p>", start - 3) and html.startswith("</p>", end):
+            start, end = start - 3, end + 4
+        spots.append((start, end, block))
+    out, pos = [], 0
+    for start, end, block in sorted(spots, key=lambda s: s[0]):
+        out += (html[pos:start], block)
+        pos = end
+    out.append(html[pos:])
+    return "".join(out)
 
 
 def insert_after_h1(markdown: str, html_block: str) -> str:

@@ -135,8 +135,10 @@ def _listen(atlas, lang: str) -> str:
 
 
 def _titles(lang: str) -> dict[str, str]:
+    """Titles of the pages provider pages link to (data/fields.yaml, discussed_in), in `lang`."""
     if lang not in _page_titles:
-        _page_titles[lang] = provider_pages.page_titles(ROOT, lang)
+        linked = [path for paths in _reader_data().discussed_in.values() for path in paths]
+        _page_titles[lang] = provider_pages.page_titles(ROOT, lang, linked)
     return _page_titles[lang]
 
 

@@ -56,9 +56,8 @@ def check_inside(path: Path, root: Path) -> None:
     """Refuse a path that is a dangling symlink or whose real location is outside `root`."""
     if os.path.islink(path) and not os.path.exists(path):
         raise FileProblem(f"is a dangling symlink (to {os.readlink(path)})")
-    real = Path(os.path.realpath(path))
-    base = Path(os.path.realpath(root))
-    if real != base and base not in real.parents:
+    real, base = os.path.realpath(path), os.path.realpath(root)
+    if real != base and not real.startswith(base.rstrip(os.sep) + os.sep):   # both absolute and normalized
         raise FileProblem(f"points outside the repository (to {real}); allowed: files inside {base}")
 
 

@@ -123,8 +123,13 @@ def find_avoided(lines: list[tuple[int, str]], lang: str, terms: tuple[Term, ...
     checks = [(v, v.casefold(), t.use[lang]) for t in terms for v in t.avoid.get(lang, ())]
     if not checks:
         return out
-    for n, line in lines:
-        text = _nfc(CODE_SPAN.sub(" ", line)).casefold()
+    # Every line at once (code spans, NFC and case folding never cross a line break), and only
+    # the variants found anywhere: most pages have none, and then no line is looked at alone.
+    texts = _nfc(CODE_SPAN.sub(" ", "\n".join(line for _, line in lines))).casefold()
+    checks = [c for c in checks if c[1] in texts]
+    if not checks:
+        return out
+    for (n, _), text in zip(lines, texts.split("\n")):
         for variant, folded, preferred in checks:
             if folded in text and _finds(variant, text):   # the substring test first: most lines have none
                 out.append((n, variant, preferred))

@@ -15,6 +15,7 @@ import datetime as dt
 import posixpath
 import re
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -23,7 +24,7 @@ from markupsafe import escape
 
 from .data import Atlas, Provider
 from .reader import ReaderData
-from . import tables
+from . import files, tables
 from .render import local_date, pieces
 from .translations import front_matter
 
@@ -51,15 +52,19 @@ def markdown(atlas: Atlas, lang: str, p: Provider) -> str:
     return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n\n" + MARKER.format(p.id) + "\n"
 
 
-def page_titles(root: Path, lang: str) -> dict[str, str]:
-    """Title of every page in `lang` (English where a page has no translation), by path."""
+def page_titles(root: Path, lang: str, paths: Iterable[str]) -> dict[str, str]:
+    """Title of each page of `paths` (inside a language folder) in `lang`, English where the
+    page has no translation; a page with neither is left out (its path stands for it)."""
     titles = {}
-    for folder in ("en", lang):
-        base = root / "docs" / folder
-        for path in base.rglob("*.md"):
-            title = front_matter(path.read_text(encoding="utf-8")).get("title")
+    for path in sorted(set(paths)):
+        for folder in (lang, "en"):
+            try:
+                title = front_matter(files.read_text(root / "docs" / folder / path, root)).get("title")
+            except files.FileProblem:   # missing here, or reported by the page checks
+                continue
             if title:
-                titles[path.relative_to(base).as_posix()] = str(title)
+                titles[path] = str(title)
+                break
     return titles
 
 

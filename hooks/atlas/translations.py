@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from . import files, yamlsrc
@@ -45,11 +46,12 @@ _states: dict[tuple, PageState] = {}   # per file version: a page is read and ha
 
 def state(docs: Path, lang: str, page: str) -> PageState:
     """How the `lang` version of `page` stands against the English original."""
-    key = (docs, lang, page, _version(docs / "en" / page), _version(docs / lang / page))
+    english, own = _version(docs / "en" / page), _version(docs / lang / page)
+    key = (docs, lang, page, english, own)
     if key not in _states:
         if len(_states) > 20_000:
             _states.clear()
-        _states[key] = _state(docs, lang, page)
+        _states[key] = _state(docs, lang, page, english, own)
     return _states[key]
 
 
@@ -61,15 +63,20 @@ def _version(path: Path) -> tuple[int, int] | None:
     return st.st_mtime_ns, st.st_size
 
 
-def _state(docs: Path, lang: str, page: str) -> PageState:
-    en = docs / "en" / page
-    current = source_hash(files.read_text(en, docs.parent)) if en.exists() else None
+@lru_cache(maxsize=4096)
+def _english_hash(docs: Path, page: str, version: tuple[int, int] | None) -> str | None:
+    """The hash of one version of an English page (every language's state compares to it)."""
+    return source_hash(files.read_text(docs / "en" / page, docs.parent)) if version is not None else None
+
+
+def _state(docs: Path, lang: str, page: str, english: tuple | None, own: tuple | None) -> PageState:
+    """`english` and `own`: the versions (_version) of the English page and of this language's."""
+    current = _english_hash(docs, page, english)
     if lang == "en":
-        return PageState(lang, page, en.exists(), False, False, current, current)
-    mine = docs / lang / page
-    if not mine.exists():
+        return PageState(lang, page, english is not None, False, False, current, current)
+    if own is None:
         return PageState(lang, page, False, True, False, None, current)
-    recorded = front_matter(files.read_text(mine, docs.parent)).get(HASH_KEY)
+    recorded = front_matter(files.read_text(docs / lang / page, docs.parent)).get(HASH_KEY)
     recorded = str(recorded) if recorded is not None else None
     return PageState(lang, page, True, False, current is not None and recorded != current, recorded, current)
 

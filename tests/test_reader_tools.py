@@ -436,3 +436,20 @@ def test_provider_page_link_titles_follow_the_pages_own_titles(atlas, data):
     new = provider_pages.render_page(atlas, data, "en", "aws", titles={"guides/storage.md": "New storage title"},
                                      report_url="https://r.example")
     assert "Old storage title" in old and "Old storage title" not in new and "New storage title" in new
+
+
+def test_provider_page_link_titles_are_each_linked_pages_title_in_its_language(tmp_path):
+    """A linked page's translated title, the English one where there is no translation (or it
+    has no title), and its path where neither exists; pages nobody links to are not read."""
+    def page(rel, title=None):
+        path = tmp_path / "docs" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text((f"---\ntitle: {title}\n---\n" if title else "") + "# x\n", encoding="utf-8")
+    page("en/guides/a.md", "Storage")
+    page("hi/guides/a.md", "स्टोरेज")
+    page("en/guides/b.md", "Billing")
+    page("hi/guides/b.md")
+    page("en/guides/c.md", "Spot")
+    (tmp_path / "docs/en/guides/unlinked.md").write_bytes(b"\xff not utf-8")   # would fail if read
+    titles = provider_pages.page_titles(tmp_path, "hi", ["guides/a.md", "guides/b.md", "guides/c.md", "guides/gone.md"])
+    assert titles == {"guides/a.md": "स्टोरेज", "guides/b.md": "Billing", "guides/c.md": "Spot"}

@@ -76,7 +76,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         # that lacks it); what is rendered here stays in _memo for the page builds.
         problems = markers.check_tree(ROOT / "docs", texts, lambda lang: _context(atlas, lang, config),
                                       languages=lambda path: _languages_of(path, built, _default(config)))
-        avoided = glossary.check_tree(ROOT, tuple(_glossary), tuple(la for la in built if la != "en"))
+        avoided = glossary.check_tree(ROOT, tuple(_glossary), tuple(la for la in built if la != "en"), texts)
         if avoided:
             raise PluginError("Terms that data/glossary.yaml says to avoid:\n  " + "\n  ".join(avoided))
         if problems:
@@ -149,12 +149,10 @@ def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str | None
     """Put in the page's notices and reading time, and the tables (see on_page_content), with
     links relative to this page, in one copy of the page."""
     lang, key = _language(config), (_language(config), page.file.src_uri)
-    late = markers.blocks(_late.pop(key, []), late=True)
-    fills = {slot: provider_pages.relative_links(block, page.file.url, lang, _default(config))
-             for slot, block in late.items()}
     top = _top.pop(key, None)
-    if top is not None:
-        fills[pages.TOP_SLOT] = top
+    fills = {} if top is None else {pages.TOP_SLOT: top}   # in page order: the top, then each block
+    fills.update(markers.blocks(_late.pop(key, []), late=True,
+                                root=provider_pages.root_prefix(page.file.url, lang, _default(config))))
     return pages.fill_slots(output, fills) if fills else None
 
 
@@ -189,6 +187,7 @@ def on_post_build(*, config: MkDocsConfig) -> None:
     assets.bundle(site)
     _memo.clear()
     tables.forget_cells()   # kept from the tables to the provider pages, which show the same cells
+    markers.forget()
     for lang, html in _not_found.items():
         target = site / ("404.html" if lang == default else f"{lang}/404.html")
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -183,8 +183,10 @@ def _nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def check_tree(root: Path, terms: tuple[Term, ...], languages: tuple[str, ...] = ("hi", "vi")) -> list[str]:
-    """'file:line: …' for every avoided variant in the pages and data strings of `languages`."""
+def check_tree(root: Path, terms: tuple[Term, ...], languages: tuple[str, ...] = ("hi", "vi"),
+               texts: Mapping[Path, str] | None = None) -> list[str]:
+    """'file:line: …' for every avoided variant in the pages and data strings of `languages`
+    (`texts`: pages already read, by path, as sanitize.check_docs returns them)."""
     from .pages import prose_lines   # pages imports markupsafe only; kept local to stay light
     found = []
     for lang in languages:
@@ -193,7 +195,7 @@ def check_tree(root: Path, terms: tuple[Term, ...], languages: tuple[str, ...] =
                                                   *sorted((root / "data" / "quizzes" / lang).glob("*.yaml"))]]
         for path, lines_of in files:
             try:
-                text = path.read_text(encoding="utf-8")
+                text = texts[path] if texts and path in texts else path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 continue   # reported by the loaders that own these files
             rel = path.relative_to(root).as_posix()

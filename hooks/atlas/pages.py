@@ -19,6 +19,12 @@ FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
 # at its vowel signs): every run, less the runs of punctuation alone (a dash, an arrow).
 NOT_A_WORD = re.compile(r"(?<!\S)(?:[^\w\s]|_)+(?!\S)")
 WORDS_PER_MINUTE = 200
+COMMENTS = re.compile(r"<!--.*?-->")
+PLAIN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+PLAIN_TAG = re.compile(r"<[^>]+>")
+PLAIN_EMPHASIS = re.compile(r"[*_`]+")
+PLAIN_LIST_ITEM = re.compile(r"^\s*(?:[-+*]|\d+\.)\s+", re.M)
+SPACES = re.compile(r"\s+")
 
 
 def source_hash(text: str) -> str:
@@ -79,7 +85,7 @@ def prose_lines(markdown: str) -> tuple[tuple[int, str], ...]:
 def reading_minutes(markdown: str) -> int:
     """Minutes to read the prose (code and comments excluded), at least one."""
     text = " ".join(line for _, line in prose_lines(markdown))
-    text = re.sub(r"<!--.*?-->", " ", text)
+    text = COMMENTS.sub(" ", text)
     words = len(text.split()) - len(NOT_A_WORD.findall(text))
     return max(1, math.ceil(words / WORDS_PER_MINUTE))
 
@@ -99,11 +105,14 @@ def fill_slot(html: str, slot: str, block: str) -> str:
 def fill_slots(html: str, blocks: dict[str, str]) -> str:
     """`html` with each slot of `blocks` (which Markdown may have wrapped in <p>) replaced by
     its block, once, in one copy of the page (a replace per slot would copy it per slot)."""
-    spots = []
-    for slot, block in blocks.items():
-        start = html.find(slot)
+    spots, after = [], 0
+    for slot, block in blocks.items():   # in page order, as callers give them: each search starts at the last
+        start = html.find(slot, after)
         if start < 0:
-            continue
+            start = html.find(slot)
+            if start < 0:
+                continue
+        after = start
         end = start + len(slot)
         if start >= 3 and html.startswith("<p>", start - 3) and html.startswith("</p>", end):
             start, end = start - 3, end + 4
@@ -138,9 +147,11 @@ def notice(kind: str, title: str, text: str, link_text: str = "", href: str = ""
 def faq(markdown: str, section_id: str = "faq") -> list[tuple[str, str]]:
     """(question, answer as plain text) pairs from the `## … { #faq }` section."""
     pairs: list[tuple[str, list[str]]] = []
+    if f"#{section_id}" not in markdown:   # no such section (its heading names it)
+        return []
     inside = False
     for _, line in prose_lines(markdown):
-        m = HEADING.match(line)
+        m = HEADING.match(line) if line.startswith("#") else None
         if m and len(m.group(1)) <= 2:
             inside = m.group(3) == section_id
             continue
@@ -155,11 +166,11 @@ def faq(markdown: str, section_id: str = "faq") -> list[tuple[str, str]]:
 
 def plain(markdown: str) -> str:
     """Markdown inline text as plain text: links keep their words, markup goes."""
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", markdown)
-    text = re.sub(r"<[^>]+>", "", text)
-    text = re.sub(r"[*_`]+", "", text)
-    text = re.sub(r"^\s*(?:[-+*]|\d+\.)\s+", "", text, flags=re.M)
-    return html.unescape(re.sub(r"\s+", " ", text)).strip()
+    text = PLAIN_LINK.sub(r"\1", markdown)
+    text = PLAIN_TAG.sub("", text)
+    text = PLAIN_EMPHASIS.sub("", text)
+    text = PLAIN_LIST_ITEM.sub("", text)
+    return html.unescape(SPACES.sub(" ", text)).strip()
 
 
 def faq_jsonld(pairs: list[tuple[str, str]], lang: str) -> str:

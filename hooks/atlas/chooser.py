@@ -30,11 +30,10 @@ def render_chooser(atlas: Atlas, reader: ReaderData, lang: str) -> str:
         labels = [(token(n, i), t(f"item.{n.id}", item=atlas.item_label(lang, n.field, i))) for i in items]
         groups.append((n.id, t(f"legend_{n.id}"), labels))
     fields = list(dict.fromkeys(n.field for n in reader.needs))
+    labels = {f: atlas.t(lang, f"fields.{f}.label") for f in fields}
+    met = _met(atlas, reader, all_tokens)
     rows = []
     for p in sorted(atlas.providers, key=lambda p: p.name.casefold()):
-        met = [(n, i, meets(p, n, i)) for n, i in all_tokens]
-        yes = [token(n, i) for n, i, state in met if state == YES]
-        unknown = [token(n, i) for n, i, state in met if state == UNKNOWN]
         facts = []
         for f in fields:
             fact = p.facts[f]
@@ -42,8 +41,8 @@ def render_chooser(atlas: Atlas, reader: ReaderData, lang: str) -> str:
                 words = ", ".join(atlas.item_label(lang, f, i) for i in fact.value) or atlas.t(lang, f"fields.{f}.empty")
             else:
                 words = atlas.value_label(lang, f, fact.value)
-            facts.append((f, atlas.t(lang, f"fields.{f}.label"), words, not fact.known))
-        rows.append((p, " ".join(yes), " ".join(unknown), facts))
+            facts.append((f, labels[f], words, not fact.known))
+        rows.append((p, *met[p.id], facts))
     html = render("chooser.html", t=t, plain=plain, groups=groups, rows=Markup(ROWS_SLOT), total=len(rows))
     # The rows go in after render() has dropped blank lines (they have none): a thousand
     # providers are a thousand list items, cheaper as strings than as template loops.
@@ -51,6 +50,20 @@ def render_chooser(atlas: Atlas, reader: ReaderData, lang: str) -> str:
 
 
 ROWS_SLOT = "<!-- atlas-choose-rows -->"
+_met_of: list = [None, None, {}]   # the Atlas and ReaderData of the choices below, and the choices
+
+
+def _met(atlas: Atlas, reader: ReaderData, all_tokens: list) -> dict[str, tuple[str, str]]:
+    """Per provider id, the choices its facts meet and those still unknown, as the page's
+    space-separated tokens: the same in every language, so worked out once per data."""
+    if _met_of[0] is not atlas or _met_of[1] is not reader:
+        met = {}
+        for p in atlas.providers:
+            states = [(token(n, i), meets(p, n, i)) for n, i in all_tokens]
+            met[p.id] = (" ".join(t for t, state in states if state == YES),
+                         " ".join(t for t, state in states if state == UNKNOWN))
+        _met_of[:] = [atlas, reader, met]
+    return _met_of[2]
 
 
 def _items(atlas: Atlas, lang: str, rows: list) -> str:

@@ -57,9 +57,13 @@ EXTENSIONS = ("attr_list", "md_in_html", "admonition", "tables", "toc", "pymdown
 
 # --- URLs -------------------------------------------------------------------------------
 
+URL_REFUSED = re.compile(r"[\s\\<>\"'`\x00-\x1f\x7f]")
+URL_HOST = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+
+
 def is_http_url(value: object) -> bool:
     """An absolute http(s) URL with a host: no credentials, spaces, backslashes or controls."""
-    if not isinstance(value, str) or len(value) > 2000 or re.search(r"[\s\\<>\"'`\x00-\x1f\x7f]", value):
+    if not isinstance(value, str) or len(value) > 2000 or URL_REFUSED.search(value):
         return False
     try:
         parts = urlsplit(value)
@@ -67,7 +71,7 @@ def is_http_url(value: object) -> bool:
     except ValueError:
         return False
     return (parts.scheme in ("http", "https") and bool(parts.hostname) and "@" not in parts.netloc
-            and bool(re.fullmatch(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?", parts.netloc)))
+            and bool(URL_HOST.fullmatch(parts.netloc)))
 
 
 def link_problem(url: str, attribute: str = "href") -> str | None:

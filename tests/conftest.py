@@ -73,7 +73,11 @@ def scratch(tmp_path) -> Path:
 
 # --- the browser: one headless Chromium and one server of the built site per test process ------
 
-CHROMIUM = os.environ.get("ATLAS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+# Debian's headless shell first: the same Chromium (same package version, Blink and V8) built
+# for headless use only, as Playwright itself runs headless tests; the whole suite takes a
+# fifth less time than in the full browser's headless mode. Debian's chromium otherwise.
+CHROMIUM = (os.environ.get("ATLAS_CHROMIUM") or shutil.which("chromium-headless-shell") or shutil.which("chromium")
+            or "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -81,8 +85,10 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 def _browser_or_skip():
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
-            pytest.fail(f"CI needs Chromium for browser tests, none at {CHROMIUM}; .ci/run installs Debian's chromium")
-        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium to run browser tests")
+            pytest.fail(f"CI needs Chromium for browser tests, none at {CHROMIUM}; .ci/run installs Debian's "
+                        "chromium-headless-shell")
+        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium-headless-shell (or chromium) to run "
+                    "browser tests")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:  # pragma: no cover - requirements-test.txt installs it

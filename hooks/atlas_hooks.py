@@ -151,8 +151,8 @@ def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str | None
     lang, key = _language(config), (_language(config), page.file.src_uri)
     top = _top.pop(key, None)
     fills = {} if top is None else {pages.TOP_SLOT: top}   # in page order: the top, then each block
-    fills.update(markers.blocks(_late.pop(key, []), late=True,
-                                root=provider_pages.root_prefix(page.file.url, lang, _default(config))))
+    for slot, block in markers.blocks(_late.pop(key, []), late=True).items():
+        fills[slot] = provider_pages.relative_links(block, page.file.url, lang, _default(config))
     return pages.fill_slots(output, fills) if fills else None
 
 
@@ -187,7 +187,6 @@ def on_post_build(*, config: MkDocsConfig) -> None:
     assets.bundle(site)
     _memo.clear()
     tables.forget_cells()   # kept from the tables to the provider pages, which show the same cells
-    markers.forget()
     for lang, html in _not_found.items():
         target = site / ("404.html" if lang == default else f"{lang}/404.html")
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -12,14 +12,12 @@ import difflib
 import re
 import secrets
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
 from . import glossary, quizzes, tables
 from .data import Atlas
 from .pages import code_mask, fill_slots
-from .provider_pages import ROOT_LINK
 
 MARKER = re.compile(r"<!--\s*(providers|quiz|i18n|glossary|reader):([a-z0-9-]+)((?:\s+[a-z]+=[^\s>]+)*)\s*-->")
 OURS = re.compile(r"<!--\s*(providers|quiz|i18n|glossary|reader):")
@@ -97,7 +95,6 @@ ID = "atlasid" + secrets.token_hex(8)
 # say (readers find a provider through its own page), quizzes repeat the guide they check, and
 # the status table is for translators. Search then holds the prose people wrote.
 LATE = ("providers", "reader", "quiz", "i18n")
-ROOT_HREF = f'href="{ROOT_LINK}'
 
 
 @dataclass(frozen=True)
@@ -108,24 +105,8 @@ class Late:
     html: str
     ident: str
 
-    def text(self, root: str | None = None) -> str:
-        """The block with this page's id in it; with `root` (provider_pages.root_prefix), its
-        `atlas-root:` links made relative to the page, in one copy of the block (a table of a
-        thousand providers is megabytes: cut once, joined per page)."""
-        if root is None:
-            return self.html.replace(ID, self.ident)
-        return self.ident.join(f'href="{root}'.join(part) for part in _cut(self.html))
-
-
-@lru_cache(maxsize=32)
-def _cut(html: str) -> tuple[tuple[str, ...], ...]:
-    """`html` split at each `ID`, each piece split at each root link (see Late.text)."""
-    return tuple(tuple(part.split(ROOT_HREF)) for part in html.split(ID))
-
-
-def forget() -> None:
-    """Let the blocks of a finished build go (make serve keeps the process)."""
-    _cut.cache_clear()
+    def text(self) -> str:
+        return self.html.replace(ID, self.ident)
 
 
 def replace(markdown: str, ctx: Context) -> tuple[str, list[str], list[str | Late]]:
@@ -200,10 +181,9 @@ def fill(html: str, slots: list[str | Late], late: bool = False) -> str:
     return fill_slots(html, blocks(slots, late))
 
 
-def blocks(slots: list[str | Late], late: bool = False, root: str | None = None) -> dict[str, str]:
-    """Each slot comment with its HTML: the early blocks, or with `late` the `Late` ones (with
-    `root`, their links made relative: Late.text)."""
-    return {SLOT.format(n): block.text(root) if late else block
+def blocks(slots: list[str | Late], late: bool = False) -> dict[str, str]:
+    """Each slot comment with its HTML: the early blocks, or with `late` the `Late` ones."""
+    return {SLOT.format(n): block.text() if late else block
             for n, block in enumerate(slots) if isinstance(block, Late) == late}
 
 

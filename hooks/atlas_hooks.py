@@ -48,6 +48,7 @@ _slots: dict[tuple[str, str], list] = {}               # (language, page) -> ren
 _late: dict[tuple[str, str], list] = {}                # (language, page) -> blocks for on_post_page
 _top: dict[tuple[str, str], str] = {}                  # (language, page) -> notices and reading time
 _memo: dict[str, dict] = {}                            # language -> marker -> HTML, for one build
+_status: list = []                                     # translations.summary, once per build
 _glossary: list[glossary.Term] = []                    # validated data/glossary.yaml, per process
 _reader: list = []                                     # [Atlas, ReaderData] for reader:choose
 
@@ -66,6 +67,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     i18n = config.plugins.get("i18n")
     if i18n is None or not getattr(i18n, "building", False):   # once, before the first language
         _memo.clear()
+        _status.clear()
         built = _built(config, atlas)
         found, texts = sanitize.check_docs(ROOT / "docs", ROOT, atlas.languages)
         for path, text in sorted(texts.items()):
@@ -210,10 +212,18 @@ def _source(page: Page) -> str:
 
 
 def _context(atlas: Atlas, lang: str, config: MkDocsConfig) -> markers.Context:
+    status = lambda: translations.render_status(atlas, ROOT / "docs", lang, _summary(atlas))  # noqa: E731
     return markers.Context(atlas, lang, _today(), str(_report_url(config)),
-                           extra={"status": lambda: translations.render_status(atlas, ROOT / "docs", lang),
+                           extra={"status": status,
                                   "choose": lambda: chooser.render_chooser(atlas, _reader_data(atlas), lang)},
                            terms=tuple(_glossary), memo=_memo.setdefault(lang, {}))
+
+
+def _summary(atlas: Atlas) -> list[dict]:
+    """The translation summary every language's status page shows, worked out once per build."""
+    if not _status:
+        _status.append(translations.summary(atlas, ROOT / "docs"))
+    return _status[0]
 
 
 def _built(config: MkDocsConfig, atlas: Atlas) -> list[str]:

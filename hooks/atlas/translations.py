@@ -1,6 +1,7 @@
 """Translation state of pages: which exist, which are outdated by content, and a status view."""
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -83,16 +84,13 @@ def _state(docs: Path, lang: str, page: str, english: tuple | None, own: tuple |
 
 def page_state(docs: Path, abs_src_path: str | None, lang: str) -> PageState:
     """State of the page MkDocs is building, given its source file and the build language."""
-    src = Path(abs_src_path or "").resolve()
-    docs = docs.resolve()
-    try:
-        rel = src.relative_to(docs)
-    except ValueError:
-        return PageState(lang, src.name, True, False, False, None, None)
-    folder, _, page = rel.as_posix().partition("/")
+    src, base = os.path.realpath(abs_src_path or ""), os.path.realpath(docs)
+    if not src.startswith(base + os.sep):
+        return PageState(lang, os.path.basename(src), True, False, False, None, None)
+    folder, _, page = Path(src[len(base) + 1:]).as_posix().partition("/")
     if lang != "en" and folder == "en":
         return PageState(lang, page, False, True, False, None, None)
-    return state(docs, lang, page)
+    return state(Path(base), lang, page)
 
 
 def sync(docs: Path, lang: str, page: str) -> bool:
@@ -137,8 +135,8 @@ def summary(atlas: Atlas, docs: Path) -> list[dict]:
     return rows
 
 
-def render_status(atlas: Atlas, docs: Path, lang: str) -> str:
-    """The status page's table, in `lang`."""
+def render_status(atlas: Atlas, docs: Path, lang: str, rows: list[dict] | None = None) -> str:
+    """The status page's table, in `lang` (`rows`: `summary`, when already worked out)."""
     t = lambda key: atlas.t(lang, f"status.{key}")  # noqa: E731
-    return render("status.html", rows=summary(atlas, docs), t=t,
+    return render("status.html", rows=summary(atlas, docs) if rows is None else rows, t=t,
                   name=lambda code: atlas.t(code, "site.language_name"))

@@ -1,6 +1,7 @@
 """One validated `Atlas` per process, reloaded only when a file under data/ changes."""
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from .data import Atlas, load_atlas
@@ -14,7 +15,13 @@ def atlas_for(root: Path) -> Atlas:
     hit = _cache.get(root)
     if hit and hit[0] == stamp:
         return hit[1]
-    atlas = load_atlas(root)
+    paused = gc.isenabled()
+    gc.disable()   # loading builds a large tree that lives until validated: collections only cost time
+    try:
+        atlas = load_atlas(root)
+    finally:
+        if paused:
+            gc.enable()
     _cache[root] = (stamp, atlas)
     return atlas
 

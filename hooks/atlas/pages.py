@@ -17,7 +17,7 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
 # A word is a whitespace-separated run holding a letter or digit (\w alone would split Devanagari
 # at its vowel signs): every run, less the runs of punctuation alone (a dash, an arrow).
-NOT_A_WORD = re.compile(r"(?<!\S)(?:[^\w\s]|_)+(?!\S)")
+PUNCTUATION_ONLY = re.compile(r"(?:[^\w\s]|_)+")
 WORDS_PER_MINUTE = 200
 COMMENTS = re.compile(r"<!--.*?-->")
 PLAIN_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -86,7 +86,9 @@ def reading_minutes(markdown: str) -> int:
     """Minutes to read the prose (code and comments excluded), at least one."""
     text = " ".join(line for _, line in prose_lines(markdown))
     text = COMMENTS.sub(" ", text)
-    words = len(text.split()) - len(NOT_A_WORD.findall(text))
+    runs = text.split()
+    alone = PUNCTUATION_ONLY.fullmatch   # tried only on runs that do not start with a letter or digit
+    words = len(runs) - sum(1 for run in runs if not run[0].isalnum() and alone(run))
     return max(1, math.ceil(words / WORDS_PER_MINUTE))
 
 

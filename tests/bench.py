@@ -201,7 +201,8 @@ def main() -> None:
         met.append(ok)
         meds = "; ".join(f"{k} {v[0]:.2f}/{v[1]:.2f}/{v[2]:.0f}" for k, v in now[what]["med"].items())
         prev = "" if not before else ("  failed " if before[what]["ratio"] is None else f"{before[what]['ratio']:>8.2f}×")
-        print(f"{what:<28}{r:>7.2f}×{prev}{'≤':>4}{target:.2f}× {'ok ' if ok else 'MISS'} {meds}")
+        shown = f"{r:>7.3f}" if round(r, 2) <= target < r else f"{r:>7.2f}"   # never "1.10× MISS"
+        print(f"{what:<28}{shown}×{prev}{'≤':>4}{target:.2f}× {'ok ' if ok else 'MISS'} {meds}")
     missed = [w for w, ok in zip(TARGETS, met) if not ok]
     if before:
         for what, result in before.items():

@@ -6,6 +6,7 @@
   reaches a rendered page without the page policy refusing it.
 - Arbitrary YAML text or shapes never make the loader, the validators, the front matter check
   or the marker finder raise: they report problems or accept.
+- The avoided-term check, which reads a page at once, finds what reading it line by line finds.
 """
 from __future__ import annotations
 
@@ -258,3 +259,33 @@ def test_arbitrary_markdown_with_markers_never_raises(text):
     out, errors, slots = markers.replace("<!-- quiz:storage -->\n" + text, ctx)
     assert all(e.startswith("line ") for e in errors)
     assert html.unescape("x") == "x"
+
+
+# --- the avoided-term check reads a page at once as it would line by line ---------------------
+
+def _avoided_line_by_line(lines, lang, terms):
+    """The check as it was written before it read whole pages: each line alone."""
+    from atlas.glossary import CODE_SPAN, _finds, _nfc
+    checks = [(v, v.casefold(), t.use[lang]) for t in terms for v in t.avoid.get(lang, ())]
+    out = []
+    for n, line in lines:
+        text = _nfc(CODE_SPAN.sub(" ", line)).casefold()
+        out += [(n, v, p) for v, folded, p in checks if folded in text and _finds(v, text)]
+    return out
+
+
+# Pieces that stress what the whole-page reading could change: code spans (one line each),
+# precomposed and decomposed nukta letters (NFC differs), case, and line-breaking characters
+# other than \n that splitlines() honours.
+PIECES = st.sampled_from(["ज़्यादा", "ज\u093c्यादा", "\u095bयादा", "क़", "क\u093c", "Node", "NODE", "nút",
+                          "nu\u0301t", "`", "``", "`ज़्यादा`", " ", "-", "\u2028", "\r", "GPU"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.one_of(PIECES, st.text(max_size=3)), max_size=8).map("".join), max_size=12))
+def test_avoided_terms_are_found_in_a_whole_page_as_line_by_line(raw_lines):
+    from atlas.glossary import Term, find_avoided
+    terms = (Term("t1", {"hi": "अधिक", "vi": "nút"}, {"hi": ("ज़्यादा", "क़"), "vi": ("node",)}, {}),)
+    lines = [(n, line.replace("\n", " ")) for n, line in enumerate(raw_lines, 1)]
+    for lang in ("hi", "vi"):
+        assert find_avoided(lines, lang, terms) == _avoided_line_by_line(lines, lang, terms)

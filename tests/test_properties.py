@@ -7,6 +7,7 @@
 - Arbitrary YAML text or shapes never make the loader, the validators, the front matter check
   or the marker finder raise: they report problems or accept.
 - The avoided-term check, which reads a page at once, finds what reading it line by line finds.
+- Slots filled in one copy of the page end as one replace per slot would leave them.
 """
 from __future__ import annotations
 
@@ -289,3 +290,24 @@ def test_avoided_terms_are_found_in_a_whole_page_as_line_by_line(raw_lines):
     lines = [(n, line.replace("\n", " ")) for n, line in enumerate(raw_lines, 1)]
     for lang in ("hi", "vi"):
         assert find_avoided(lines, lang, terms) == _avoided_line_by_line(lines, lang, terms)
+
+
+# --- slots go in with one copy of the page, as they went in one replace at a time --------------
+
+def _fill_one_at_a_time(html_text, blocks):
+    for slot, block in blocks.items():
+        wrapped = f"<p>{slot}</p>"
+        html_text = html_text.replace(wrapped if wrapped in html_text else slot, block, 1)
+    return html_text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["<p>", "</p>", "text ", "<p>x</p>", "\n", "S0", "S1", "S2"]), max_size=30),
+       st.permutations(["S0", "S1", "S2"]), st.lists(st.sampled_from(["<b>B</b>", "", "<p>S1</p>"]), min_size=3, max_size=3))
+def test_slots_are_filled_as_one_replace_each_would(pieces, order, contents):
+    slots = {name: f"<!-- slot {name} -->" for name in ("S0", "S1", "S2")}
+    page = "".join(slots.get(p, p) for p in pieces)
+    if any(page.count(slot) > 1 for slot in slots.values()):   # a slot is unique on a page (a per-build token)
+        return
+    blocks = {slots[name]: contents[i] for i, name in enumerate(order)}
+    assert pages.fill_slots(page, blocks) == _fill_one_at_a_time(page, blocks)

@@ -32,9 +32,9 @@ serve: $(STAMP)  ## serve the site with live reload on http://127.0.0.1:8000 (LA
 build: $(STAMP)  ## build the site into site/ with --strict; a failed build leaves site/ as it was (LANG=hi: Hindi only)
 	$(ONLY) $(BIN)/python scripts/build_site.py site
 
-test: $(STAMP)  ## translation checks, then every test (unit, build, browser)
+test: $(STAMP)  ## translation checks, then every test (unit, build, browser), one process per core
 	$(BIN)/python -m atlas.i18n_check
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 i18n: $(STAMP)  ## translation status and checks (fast; exits non-zero on problems)
 	$(BIN)/python -m atlas.i18n_check

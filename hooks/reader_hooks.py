@@ -24,7 +24,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SLOT = "<!-- reader-slot -->"
 LISTEN_SLOT = f"<!-- reader-listen {secrets.token_hex(8)} -->"   # unguessable, filled once search has read the page
 SPEECH_LANG = {"en": "en", "hi": "hi-IN", "vi": "vi-VN"}   # BCP 47 tags speechSynthesis voices carry
-_slots: dict[tuple[str, str], str] = {}                     # (language, page) -> rendered HTML
 _listen_slots: dict[tuple[str, str], str] = {}              # (language, guide) -> listen controls
 _page_titles: dict[str, dict[str, str]] = {}                # language -> page path -> title, per build
 _loaded: list = []                                          # [Atlas, ReaderData] last validated
@@ -75,15 +74,6 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
             return markdown[:end] + "\n\n" + LISTEN_SLOT + "\n" + markdown[end:]
         return pages.insert_after_h1(markdown, LISTEN_SLOT)
     return None
-
-
-def on_page_content(html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
-    """Fill this page's slot, and make `atlas-root:` links (tables, provider pages) relative."""
-    lang = _language(config)
-    block = _slots.pop((lang, page.file.src_uri), None)
-    if block is not None:
-        html = pages.fill_slot(html, SLOT, block)
-    return provider_pages.relative_links(html, page.file.url, lang, getattr(config.plugins.get("i18n"), "default_language", "en"))
 
 
 def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str | None:

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -28,7 +31,11 @@ def free_port() -> int:
 
 # The test site is built for the address the browser tests serve it from, as a deployment is
 # built for its own host: canonical and hreflang URLs are absolute, and must stay on this host.
-SITE_PORT = free_port()
+# One site and one server per run, in the process that starts the run (with `-n`, the workers'
+# controller, which lives until the last test is done): the workers inherit the port through the
+# environment and wait for the build (see pytest_configure below).
+SITE_PORT = int(os.environ.get("ATLAS_TEST_PORT") or free_port())
+os.environ["ATLAS_TEST_PORT"] = str(SITE_PORT)
 SITE_URL = f"http://127.0.0.1:{SITE_PORT}/"
 
 
@@ -56,14 +63,84 @@ def mkdocs_build(root: Path, site: Path, site_url: str = SITE_URL, only: str | N
     )
 
 
+class _SharedSite:
+    """The repository's own site, built once per run with --strict by the process that starts the
+    run, while the test processes start and collect, and served by it on SITE_PORT. Whichever
+    process needs it first waits for the build; a failed build fails every test that needs it,
+    with mkdocs's output."""
+
+    def __init__(self):
+        self.root = Path(tempfile.mkdtemp(prefix="atlas-test-site-"))
+        self.site = self.root / "site"
+        self.done = self.root / "build.json"
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT / "hooks"), "ATLAS_SITE_URL": SITE_URL}
+        env.pop("ATLAS_LANG", None)
+        self.log = open(self.root / "build.log", "w+")
+        self.proc = subprocess.Popen(
+            [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(self.site), "--config-file", str(ROOT / "mkdocs.yml")],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        threading.Thread(target=self._finish, daemon=True).start()
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", SITE_PORT), functools.partial(_Quiet, directory=str(self.site)))
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def _finish(self):
+        code = self.proc.wait()
+        self.log.seek(0)
+        partial = self.done.with_suffix(".part")
+        partial.write_text(json.dumps({"returncode": code, "output": self.log.read()}))
+        partial.rename(self.done)   # whole or absent: a reader never sees half of it
+
+    def close(self):
+        self.httpd.shutdown()
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self.log.close()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput") and not config.option.collectonly:   # not a worker of `-n`
+        config._atlas_site = _SharedSite()
+        os.environ["ATLAS_TEST_SITE"] = str(config._atlas_site.root)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Long tests (marked `long`: the walk and the axe runs, 5 to 12 s each) start first, spread
+    over the test processes. With `-n`, each process takes a slice of this order and an idle one
+    takes tests from the end of another's; a long test left for last kept one core busy while
+    the other idled (4 s of the run)."""
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    long = [item for item in items if item.get_closest_marker("long")]
+    short = [item for item in items if not item.get_closest_marker("long")]
+    ordered, left = [], len(items)
+    for i in range(workers):
+        size = left // (workers - i)                      # the slice xdist's scheduler sends
+        mine = long[i::workers]
+        take = max(0, size - len(mine))
+        ordered += mine + short[:take]
+        short = short[take:]
+        left -= size
+    items[:] = ordered + short
+
+
+def pytest_unconfigure(config):
+    if getattr(config, "_atlas_site", None):
+        config._atlas_site.close()
+
+
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    """The repository's own site, built once per test session with --strict."""
-    site = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(ROOT, site)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "WARNING" not in result.stderr, result.stderr
-    return site
+def built_site() -> Path:
+    """The repository's own site (see _SharedSite)."""
+    root = Path(os.environ["ATLAS_TEST_SITE"])
+    deadline = time.monotonic() + 300
+    while not (root / "build.json").exists():
+        assert time.monotonic() < deadline, "the site's build took more than 300 s"
+        time.sleep(0.05)
+    result = json.loads((root / "build.json").read_text())
+    assert result["returncode"] == 0, result["output"]
+    assert "WARNING" not in result["output"], result["output"]
+    return root / "site"
 
 
 @pytest.fixture
@@ -96,6 +173,26 @@ def _browser_or_skip():
     return sync_playwright
 
 
+# The browser's speech synthesis, with the voices given (a JSON list for `%`): headless Chromium
+# has none, and the listen tool shows only where the reader's browser can speak the page.
+SPEECH_STUB = """
+(() => {
+  const voices = %s;
+  window.__spoken = [];
+  const synth = {
+    speaking: false, paused: false,
+    getVoices: () => voices,
+    speak: (u) => window.__spoken.push({text: u.text, lang: u.lang, voice: u.voice && u.voice.lang}),
+    cancel: () => { window.__cancelled = (window.__cancelled || 0) + 1 },
+    pause() { this.paused = true }, resume() { this.paused = false },
+    addEventListener: () => {},
+  };
+  Object.defineProperty(window, "speechSynthesis", {value: synth, configurable: true});
+  window.SpeechSynthesisUtterance = function (text) { this.text = text };
+})();
+"""
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):  # keep test output readable
         pass
@@ -103,12 +200,8 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="session")
 def server(built_site):
-    handler = functools.partial(_Quiet, directory=str(built_site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", SITE_PORT), handler)   # the built site's own host
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+    """Where the built site is served: on its own host, as it was built for (see _SharedSite)."""
+    return f"http://127.0.0.1:{SITE_PORT}"
 
 
 @pytest.fixture(scope="session")

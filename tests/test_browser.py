@@ -42,18 +42,6 @@ def test_hindi_search_ignores_nukta(page, server):
     assert with_nukta and set(with_nukta) == set(without)
 
 
-@pytest.mark.parametrize("path", ["/hi/index.html", "/hi/guides/storage.html", "/hi/compare/kubernetes.html",
-                                  "/hi/providers/aws.html"])
-def test_hindi_pages_never_request_wordcut(page, server, path):
-    """Material's search worker fetches wordcut.js (662 KB, a Thai word splitter) for an index
-    whose language is "hi"; our Hindi index is "hin", whose pipeline does not use it."""
-    requested = []
-    page.context.on("request", lambda r: requested.append(r.url))
-    search(page, server, path, "स्टोरेज")   # opens search: the worker has loaded its scripts
-    assert any(u.endswith("/lunr/min/lunr.hin.min.js") for u in requested), requested   # worker requests are seen
-    assert not [u for u in requested if "wordcut" in u]
-
-
 def test_table_sorts_and_filters_by_keyboard(page, server):
     page.goto(f"{server}/compare/kubernetes.html")
     table = page.locator("table.atlas-table__table").first

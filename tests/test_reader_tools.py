@@ -1,7 +1,8 @@
 """Reader tools: a page per provider, choose by needs, listen to a guide, keep the quiz result.
 
 Unit tests on the pure core, checks of the real built site, a scratch build with one more
-provider, and real Chromium (Debian's) for the chooser, speech, printing and axe-core.
+provider, and real Chromium (Debian's) for the chooser, speech and printing. axe-core checks the
+provider pages and the chooser with the other kinds of page, in test_publish.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import yaml
 from atlas import chooser, provider_pages, reader
 from atlas.data import load_atlas
 from atlas.problems import DataError
-from conftest import ROOT, mkdocs_build
+from conftest import ROOT, SPEECH_STUB, mkdocs_build
 
 LANGS = ("en", "hi", "vi")
 HOSTILE = '<script>alert("x")</script>'
@@ -284,24 +285,6 @@ def test_chooser_without_javascript_lists_every_provider_with_facts(browser, ser
     context.close()
 
 
-SPEECH_STUB = """
-(() => {
-  const voices = %s;
-  window.__spoken = [];
-  const synth = {
-    speaking: false, paused: false,
-    getVoices: () => voices,
-    speak: (u) => window.__spoken.push({text: u.text, lang: u.lang, voice: u.voice && u.voice.lang}),
-    cancel: () => { window.__cancelled = (window.__cancelled || 0) + 1 },
-    pause() { this.paused = true }, resume() { this.paused = false },
-    addEventListener: () => {},
-  };
-  Object.defineProperty(window, "speechSynthesis", {value: synth, configurable: true});
-  window.SpeechSynthesisUtterance = function (text) { this.text = text };
-})();
-"""
-
-
 @pytest.mark.parametrize("lang, voice", [("en", "en-GB"), ("hi", "hi-IN"), ("vi", "vi-VN")])
 def test_listen_speaks_the_prose_in_the_page_language(page, server, lang, voice):
     others = [{"lang": v, "name": v, "localService": True} for v in ("en-US", "hi-IN", "vi-VN") if v[:2] != lang]
@@ -376,19 +359,6 @@ def test_printed_quiz_result_has_title_score_and_answers(page, server, lang):
     page.evaluate("window.dispatchEvent(new Event('afterprint'))")
     whole = len(re.findall(rb"/Type\s*/Page\b(?!s)", page.pdf()))
     assert whole > pages + 3, whole                        # printing the page itself is unaffected
-
-
-@pytest.mark.parametrize("path", ["/providers/runpod.html", "/hi/providers/aws.html", "/vi/compare/choose.html?need=mig&need=spot",
-                                  "/compare/choose.html", "/hi/guides/storage.html", "/vi/compare/kubernetes.html"])
-def test_axe_finds_no_serious_or_critical_violation(page, server, path):
-    from axe_playwright_python.sync_playwright import Axe
-    page.add_init_script(SPEECH_STUB % json.dumps([{"lang": l, "name": l, "localService": True} for l in ("en-US", "hi-IN", "vi-VN")]))
-    page.goto(f"{server}{path}")
-    page.wait_for_load_state("load")
-    violations = Axe().run(page).response["violations"]
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in violations
-           if v["impact"] in ("serious", "critical")]
-    assert bad == []
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
 
-from conftest import CHROMIUM, FLAGS, ROOT, _Quiet, free_port, mkdocs_build  # noqa: E402
+from conftest import CHROMIUM, FLAGS, ROOT, VOICES, _Quiet, free_port, mkdocs_build  # noqa: E402
 
 WIDTHS = {"1280": (1280, 900), "375": (375, 800)}
 
@@ -45,6 +45,7 @@ def main() -> int:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
             for width, (w, h) in WIDTHS.items():
                 context = browser.new_context(viewport={"width": w, "height": h})
+                context.add_init_script(VOICES)   # the listen tool shows, as for a reader whose browser speaks
                 context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(origin)
                               else (counts.update(["other host"]), route.abort()))
                 pg = context.new_page()

@@ -5,12 +5,11 @@ controls on a phone; table headings stay in view; the colour scheme follows the 
 from __future__ import annotations
 
 import functools
-import json
 import re
 
 import pytest
 
-from conftest import SITE_URL, SPEECH_STUB
+from conftest import SITE_URL, VOICES
 
 LANGS = ("en", "hi", "vi")
 WIDTHS = {"desktop": (1280, 900), "phone": (375, 800)}
@@ -20,8 +19,6 @@ WIDTHS = {"desktop": (1280, 900), "phone": (375, 800)}
 KINDS = ("index.html", "providers.html", "compare/kubernetes.html", "compare/all.html",
          "guides/billing-idle-cost.html", "guides/kubernetes-ml-workloads.html", "guides/spot-capacity.html", "glossary.html",
          "status.html", "404.html", "providers/runpod.html", "compare/choose.html?need=mig&need=spot")
-# Voices for the listen tool, so that axe sees it where a reader whose browser can speak sees it.
-VOICES = SPEECH_STUB % json.dumps([{"lang": v, "name": v, "localService": True} for v in ("en-US", "hi-IN", "vi-VN")])
 
 
 def _url(lang: str, rel: str) -> str:

@@ -68,6 +68,7 @@ def _wait_for(url: str, needle: str, seconds: float) -> bool:
     return False
 
 
+@pytest.mark.long   # mostly waiting on a live server: better early, beside the other process's work
 def test_serve_rebuilds_when_provider_data_changes(scratch):
     """Edit data/providers.yaml while `mkdocs serve` runs: the comparison page shows the edit."""
     port = free_port()

@@ -79,7 +79,8 @@ class _SharedSite:
         self.proc = subprocess.Popen(
             [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(self.site), "--config-file", str(ROOT / "mkdocs.yml")],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        threading.Thread(target=self._finish, daemon=True).start()
+        self.finisher = threading.Thread(target=self._finish, daemon=True)
+        self.finisher.start()
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", SITE_PORT), functools.partial(_Quiet, directory=str(self.site)))
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
@@ -92,9 +93,9 @@ class _SharedSite:
 
     def close(self):
         self.httpd.shutdown()
-        if self.proc.poll() is None:
+        if self.proc.poll() is None:   # a run that needed no site: stop its build
             self.proc.kill()
-        self.proc.wait()
+        self.finisher.join()
         self.log.close()
         shutil.rmtree(self.root, ignore_errors=True)
 

@@ -50,17 +50,20 @@ def copy_repo(dest: Path) -> Path:
     return dest
 
 
-def mkdocs_build(root: Path, site: Path, site_url: str = SITE_URL, only: str | None = None) -> subprocess.CompletedProcess:
-    """A real `mkdocs build --strict` of `root` into `site`, published at `site_url`; with
-    `only`, that language alone (as `make build LANG=…`)."""
+def _build_args(root: Path, site: Path, site_url: str, only: str | None = None) -> dict:
+    """The command, folder and environment of a `mkdocs build --strict` of `root` into `site`."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(root / "hooks"), "ATLAS_SITE_URL": site_url}
     env.pop("ATLAS_LANG", None)
     if only:
         env["ATLAS_LANG"] = only
-    return subprocess.run(
-        [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(site), "--config-file", str(root / "mkdocs.yml")],
-        cwd=root, env=env, capture_output=True, text=True, timeout=300,
-    )
+    return {"args": [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(site), "--config-file", str(root / "mkdocs.yml")],
+            "cwd": root, "env": env}
+
+
+def mkdocs_build(root: Path, site: Path, site_url: str = SITE_URL, only: str | None = None) -> subprocess.CompletedProcess:
+    """A real `mkdocs build --strict` of `root` into `site`, published at `site_url`; with
+    `only`, that language alone (as `make build LANG=…`)."""
+    return subprocess.run(**_build_args(root, site, site_url, only), capture_output=True, text=True, timeout=300)
 
 
 class _SharedSite:
@@ -73,12 +76,8 @@ class _SharedSite:
         self.root = Path(tempfile.mkdtemp(prefix="atlas-test-site-"))
         self.site = self.root / "site"
         self.done = self.root / "build.json"
-        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT / "hooks"), "ATLAS_SITE_URL": SITE_URL}
-        env.pop("ATLAS_LANG", None)
         self.log = open(self.root / "build.log", "w+")
-        self.proc = subprocess.Popen(
-            [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(self.site), "--config-file", str(ROOT / "mkdocs.yml")],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(**_build_args(ROOT, self.site, SITE_URL), stdout=self.log, stderr=subprocess.STDOUT)
         self.finisher = threading.Thread(target=self._finish, daemon=True)
         self.finisher.start()
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", SITE_PORT), functools.partial(_Quiet, directory=str(self.site)))
@@ -101,7 +100,8 @@ class _SharedSite:
 
 
 def pytest_configure(config):
-    if not hasattr(config, "workerinput") and not config.option.collectonly:   # not a worker of `-n`
+    # Not in a worker of `-n`, and not for `--collect-only` or `--help`, which run no test.
+    if not hasattr(config, "workerinput") and not config.option.collectonly and not config.option.help:
         config._atlas_site = _SharedSite()
         os.environ["ATLAS_TEST_SITE"] = str(config._atlas_site.root)
 

@@ -289,7 +289,8 @@ def test_no_screen_width_changes_colours_or_text_sizes_inside_the_article(built_
                 for selector in selectors.split(","):
                     found += 1
                     if selector.strip() == "html":
-                        assert float(re.search(r"min-width:\s*([\d.]+)em", query).group(1)) > widest, query
+                        at = re.search(r"min-width:\s*([\d.]+)em", query)
+                        assert at and float(at.group(1)) > widest, f"{path.name}: @media {query} {{ html }}"
                     else:
                         assert any(c in selector for c in chrome), f"{path.name}: @media {query} {{ {selector.strip()} }}"
     assert found >= 20   # the theme's navigation and search do change: the pattern still reads them
@@ -322,7 +323,7 @@ def test_the_dark_pages_hold_every_kind_of_element(built_site):
     picked = _dark_pages(built_site)
     held = set().union(*(_article(built_site, path)[0] for path in picked))
     everything = {kind for lang in LANGS for path in _pages(built_site, lang) for kind in _article(built_site, path)[0]}
-    assert held == everything and ("span", "c") in held   # code comments among them (missed before)
+    assert held == everything and len(everything) >= 100   # tags and classes are read (137 today)
     assert any("/guides/" in path for path in picked) and len(picked) < 15
 
 

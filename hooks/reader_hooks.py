@@ -96,7 +96,7 @@ def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str | None
     root = provider_pages.root_prefix(page.file.url, lang, default)
     for p in atlas.providers:
         body = provider_pages.render_page(atlas, data, lang, p.id, titles=titles, report_url=report_url, root=root)
-        (folder / f"{p.id}.html").write_text(provider_pages.stamp(output, p, body, SLOT), encoding="utf-8")
+        (folder / f"{p.id}.html").write_bytes(provider_pages.stamp(output, p, body, SLOT))
         if index is not None:
             index.entries.append(provider_pages.search_entry(atlas, lang, p, page.url.replace(provider_pages.STAND_IN.id, p.id)))
     return output

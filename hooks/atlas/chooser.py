@@ -72,12 +72,12 @@ def _items(atlas: Atlas, lang: str, rows: list) -> str:
     out = []
     for p, yes, unknown, facts in rows:
         pid = e(p.id)
-        out.append(f'    <li data-provider="{pid}" data-yes="{e(yes)}" data-unknown="{e(unknown)}">\n'
-                   f'      <a href="{ROOT_LINK}providers/{pid}.html" class="atlas-choose__name">{e(p.name)}</a>'
+        out.append(f'<li data-provider="{pid}" data-yes="{e(yes)}" data-unknown="{e(unknown)}">\n'
+                   f'<a href="{ROOT_LINK}providers/{pid}.html" class="atlas-choose__name">{e(p.name)}</a>'
                    f' <span class="atlas-providers__category">({e(atlas.t(lang, f"categories.{p.category}"))})</span>\n'
-                   '      <dl class="atlas-choose__facts">')
+                   '<dl class="atlas-choose__facts">')
         for field, label, words, unknown_fact in facts:
             mark = ' class="atlas-choose__unknown"' if unknown_fact else ""
-            out.append(f'        <div data-field="{e(field)}"{mark}><dt>{e(label)}</dt><dd>{e(words)}</dd></div>')
-        out.append("      </dl>\n    </li>")
+            out.append(f'<div data-field="{e(field)}"{mark}><dt>{e(label)}</dt><dd>{e(words)}</dd></div>')
+        out.append("</dl>\n</li>")
     return "\n".join(out)

@@ -152,30 +152,36 @@ def _by_id(atlas: Atlas) -> dict[str, Provider]:
     return _index[1]
 
 
-def stamp(stand_in_html: str, p: Provider, body: str, slot: str) -> str:
-    """Provider `p`'s whole page from the stand-in's rendered page: `p`'s id in its URLs,
-    `p`'s name (escaped, as the theme escapes it) in its title and head, `body` in `slot`."""
+def stamp(stand_in_html: str, p: Provider, body: str, slot: str) -> bytes:
+    """Provider `p`'s whole page, as the UTF-8 bytes of its file, from the stand-in's rendered
+    page: `p`'s id in its URLs, `p`'s name (escaped, as the theme escapes it) in its title and
+    head, `body` in `slot`. The theme's part of the page is encoded once per language, not
+    once per provider."""
     parts, holes = _stencil(stand_in_html, slot)
-    fill = {"id": p.id, "name": str(escape(p.name)), "body": body}
+    fill = {"id": p.id.encode(), "name": str(escape(p.name)).encode(), "body": body.encode()}
     out = [parts[0]]
     for hole, part in zip(holes, parts[1:]):
         out.append(fill[hole])
         out.append(part)
-    return "".join(out)
+    return b"".join(out)
 
 
-_stencils: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+_stencils: dict[tuple[str, str], tuple[list[bytes], list[str]]] = {}
+INDENT = re.compile(r"\n[ \t]+")
+PRESERVES_SPACE = re.compile(r"<(?:pre|textarea)\b", re.I)
 
 
-def _stencil(html: str, slot: str) -> tuple[list[str], list[str]]:
+def _stencil(html: str, slot: str) -> tuple[list[bytes], list[str]]:
     """The stand-in page cut at each place a provider's id, name or body goes: the text
-    between them, and what goes in each gap. Made once per language, not once per provider."""
+    between them (UTF-8), and what goes in each gap. Made once per language, not once per provider."""
     key = (html, slot)
     if key not in _stencils:
         _stencils.clear()
         # Material adds <h1>title</h1> to a page whose content has none: the stand-in's content
         # is only the slot, and the body brings its own <h1 id="top">.
         html = re.sub(rf"\n\s*<h1>{STAND_IN.name}</h1>\n", "\n", html, count=1)
+        if not PRESERVES_SPACE.search(html):   # the theme's indentation: a fifth of each page, read by no one
+            html = INDENT.sub("\n", html)
         wrapped = f"<p>{slot}</p>"
         slot = wrapped if wrapped in html else slot
         holes, parts, at = [], [], 0
@@ -184,10 +190,10 @@ def _stencil(html: str, slot: str) -> tuple[list[str], list[str]]:
             hole = {STAND_IN.id: "id", STAND_IN.name: "name"}.get(m.group(0), "body")
             if hole == "body" and "body" in holes:
                 continue   # the body goes in once, where the slot first is
-            parts.append(html[at:m.start()])
+            parts.append(html[at:m.start()].encode())
             holes.append(hole)
             at = m.end()
-        parts.append(html[at:])
+        parts.append(html[at:].encode())
         _stencils[key] = (parts, holes)
     return _stencils[key]
 

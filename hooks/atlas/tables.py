@@ -67,12 +67,9 @@ def _cell(atlas: Atlas, lang: str, p: Provider, f: str, today: dt.date) -> tuple
             tail = cache[("date", fact.verified)] = _date_markup(atlas, lang, fact.verified, today)
     note = atlas.note(lang, p.id, f)
     if note:
-        tail += (f'\n{PAD}  <span class="atlas-v__note"><span class="atlas-v__note-label">{e(atlas.t(lang, "table.note"))}:</span>'
+        tail += (f'\n<span class="atlas-v__note"><span class="atlas-v__note-label">{e(atlas.t(lang, "table.note"))}:</span>'
                  f' {e(note)}</span>')
-    return head, tail.lstrip("\n") + f"\n{PAD}</td>" if tail else f"{PAD}</td>"
-
-
-PAD = " " * 10
+    return head, tail.lstrip("\n") + "\n</td>" if tail else "</td>"
 
 
 def _value_markup(atlas: Atlas, lang: str, f: str, fact) -> str:
@@ -89,7 +86,7 @@ def _value_markup(atlas: Atlas, lang: str, f: str, fact) -> str:
             rank = -len(items)   # longer lists sort first
     else:
         label = atlas.value_label(lang, f, fact.value)
-    head = f'{PAD}<td class="atlas-v atlas-v--{e(tone)}" data-sort-value="{e(rank)}" data-value="{e(value)}">\n{PAD}  '
+    head = f'<td class="atlas-v atlas-v--{e(tone)}" data-sort-value="{e(rank)}" data-value="{e(value)}">\n'
     if items:
         return head + '<ul class="atlas-v__items">' + "".join(
             f'<li data-item="{e(item)}"' + (f' title="{e(item)}"' if words != item else "") + f">{e(words)}</li>"
@@ -99,11 +96,11 @@ def _value_markup(atlas: Atlas, lang: str, f: str, fact) -> str:
 
 def _date_markup(atlas: Atlas, lang: str, verified: dt.date, today: dt.date) -> str:
     when = f'<time datetime="{e(verified.isoformat())}">{e(local_date(verified, lang))}</time>'
-    line = (f'{PAD}  <span class="atlas-v__date">' + "".join(
+    line = ('<span class="atlas-v__date">' + "".join(
         str(e(words)) + (when if name else "") for words, name in pieces(atlas.t(lang, "table.verified"))) + "</span>")
     if (today - verified).days > STALE_AFTER_DAYS:
         hint = atlas.t(lang, "table.stale_hint", days=STALE_AFTER_DAYS)
-        line += f'\n{PAD}  <span class="atlas-v__stale" title="{e(hint)}">⚠ {e(atlas.t(lang, "table.stale"))}</span>'
+        line += f'\n<span class="atlas-v__stale" title="{e(hint)}">⚠ {e(atlas.t(lang, "table.stale"))}</span>'
     return line
 
 
@@ -122,10 +119,10 @@ def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str],
             pid, name, cat = e(p.id), e(p.name), e(atlas.t(lang, f"categories.{p.category}"))
             regions = f' data-regions="{e(_regions(atlas, p))}"' if countries_field else ""
             start = cache[("row", p.id, None)] = (
-                f'        <tr data-provider="{pid}"{regions}>\n'
-                f'          <th scope="row" class="atlas-table__provider" data-sort-value="{name}">'
+                f'<tr data-provider="{pid}"{regions}>\n'
+                f'<th scope="row" class="atlas-table__provider" data-sort-value="{name}">'
                 f'<a href="atlas-root:providers/{pid}.html">{name}</a></th>\n'
-                f'          <td data-sort-value="{cat}">{cat}</td>')
+                f'<td data-sort-value="{cat}">{cat}</td>')
         lines.append(start)
         for f in fields:
             head, tail = cell(atlas, lang, p, f, today)
@@ -139,9 +136,9 @@ def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str],
                     if label is None:
                         label = source_n[n] = str(e(atlas.t(lang, "table.source_n", n=n)))
                     links.append(f'<a href="#{tid}-src-{n}" class="atlas-v__fn" aria-label="{label}">[{n}]</a>')
-                lines.append('            <span class="atlas-v__src">' + "".join(links) + "</span>")
+                lines.append('<span class="atlas-v__src">' + "".join(links) + "</span>")
             lines.append(tail)
-        lines.append("        </tr>")
+        lines.append("</tr>")
     return Markup("\n".join(lines))
 
 
@@ -199,10 +196,10 @@ def render_list(atlas: Atlas, lang: str) -> str:
     out = []
     for p in providers:
         pid = e(p.id)
-        out.append(f'  <li data-provider="{pid}"><a href="atlas-root:providers/{pid}.html">{e(p.name)}</a>'
+        out.append(f'<li data-provider="{pid}"><a href="atlas-root:providers/{pid}.html">{e(p.name)}</a>'
                    f' <span class="atlas-providers__category">({e(atlas.t(lang, f"categories.{p.category}"))})</span>')
         if shown:
-            out.append('    <dl class="atlas-providers__facts">')
+            out.append('<dl class="atlas-providers__facts">')
             for f in shown:
                 fact = p.facts[f]
                 if fact.known:
@@ -210,9 +207,9 @@ def render_list(atlas: Atlas, lang: str) -> str:
                                       for i, label in ((i, atlas.item_label(lang, f, i)) for i in fact.value))
                 else:
                     words = unknown
-                out.append(f"      <dt>{labels[f]}</dt>\n      <dd data-field=\"{e(f)}\">{words}</dd>")
-            out.append("    </dl>")
-        out.append("  </li>")
+                out.append(f"<dt>{labels[f]}</dt>\n<dd data-field=\"{e(f)}\">{words}</dd>")
+            out.append("</dl>")
+        out.append("</li>")
     tally = count(providers, shown)
     html = render("provider_list.html", items=Markup(LIST_SLOT),
                   coverage=atlas.t(lang, "table.coverage", sourced=tally.sourced, total=tally.total,

@@ -14,6 +14,10 @@ round by round, and each ratio is the median of the per-round ratios.
          mkdocs-static-i18n). The hooks add a page per provider; bare gets the same pages as
          plain Markdown (front matter and a heading), so the ratio is the hooks' cost, not
          the cost of having more pages.
+Each build writes its site to a fresh folder in RAM (/dev/shm; BENCH_SITES=<folder> to choose):
+on this machine's disk, a file created soon after a round deleted thousands costs a scan past the
+deleted ones (perf: ext4's recently_deleted()), so a round's figure depended on the rounds before
+it (1,000-provider sys time grew 0.55 -> 1.33 -> 2.25 s over three identical builds).
 Sizes: today's pages; 300 pages per language (copies of each language's guides, in the nav);
 1,000 providers (copies of today's, new ids and names) against today's providers; and
 `make build LANG=hi` (one language) against the full build. The last line is the verdict.
@@ -43,6 +47,7 @@ BIG_ROUNDS = int(os.environ.get("BIG_ROUNDS", "3"))
 BEFORE = os.environ.get("BEFORE", "")
 TARGETS = {"hooks / bare, today": 1.10, "hooks / bare, 300 pages": 1.10, "memory / bare, 300 pages": 1.30,
            "1,000 / today's providers": 3.0, "LANG=hi / full": 0.6}
+SITES = Path(os.environ.get("BENCH_SITES") or ("/dev/shm" if os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()))
 MARKER = re.compile(r"<!-- (?:providers|quiz|i18n|glossary|reader):[^>]*-->")
 
 
@@ -117,34 +122,36 @@ class BuildFailed(Exception):
     """A build that stopped: fatal for the working tree, a figure of its own for BEFORE."""
 
 
-def build(root: Path, out: Path, only: str = "") -> tuple[float, float, float]:
-    """CPU seconds, wall seconds and peak MiB of one strict build."""
+def build(root: Path, only: str = "") -> tuple[float, float, float]:
+    """CPU seconds, wall seconds and peak MiB of one strict build, into a new folder under SITES."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(root / "hooks"), "LANG": "C.UTF-8"}
     env.pop("ATLAS_LANG", None)
     if only:
         env["ATLAS_LANG"] = only
-    shutil.rmtree(out, ignore_errors=True)
+    scratch = Path(tempfile.mkdtemp(prefix="atlas-bench-", dir=SITES))
+    out, status_file = scratch / "site", scratch / "status.txt"
     start = time.perf_counter()
-    status_file = out.with_name("status.txt")
     proc = subprocess.Popen([str(BIN / "python"), "-c", RUN, str(status_file), "build", "--strict", "--site-dir", str(out)],
                             cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise BuildFailed(f"build of {root} failed:\n{err.decode(errors='replace')[-3000:]}")
-    shutil.rmtree(out, ignore_errors=True)
-    peak_kib = int(re.search(r"VmHWM:\s+(\d+)", status_file.read_text()).group(1))
+    try:
+        if proc.returncode != 0:
+            raise BuildFailed(f"build of {root} failed:\n{err.decode(errors='replace')[-3000:]}")
+        peak_kib = int(re.search(r"VmHWM:\s+(\d+)", status_file.read_text()).group(1))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     return usage.ru_utime + usage.ru_stime, wall, peak_kib / 1024
 
 
-def compare(label: str, pair: dict[str, tuple[Path, str]], rounds: int, tmp: Path) -> dict:
+def compare(label: str, pair: dict[str, tuple[Path, str]], rounds: int) -> dict:
     """Interleaved rounds of two builds (numerator first); medians and the paired ratio."""
     runs: dict[str, list] = {name: [] for name in pair}
     for r in range(rounds):
         for name, (root, only) in (pair.items() if r % 2 == 0 else reversed(pair.items())):
-            runs[name].append(build(root, tmp / "out", only))
+            runs[name].append(build(root, only))
             print(f"  . {label}: {name} round {r + 1}: {runs[name][-1][0]:.2f} CPU-s", file=sys.stderr, flush=True)
     a, b = list(pair)
     ratio = statistics.median(x[0] / y[0] for x, y in zip(runs[a], runs[b]))
@@ -157,9 +164,9 @@ def suite(tmp: Path, commit: str = "") -> dict[str, dict]:
     there, say 1,000 providers before files that large were allowed, is reported as failed)."""
     tag = commit or "now"
 
-    def run(label, pair, rounds, tmp_):
+    def run(label, pair, rounds):
         try:
-            return compare(label, pair, rounds, tmp_)
+            return compare(label, pair, rounds)
         except BuildFailed as exc:
             if not commit:
                 raise
@@ -174,10 +181,10 @@ def suite(tmp: Path, commit: str = "") -> dict[str, dict]:
     full300, bare300 = grow_pages(make("full300"), 300), make_bare(grow_pages(make("bare300"), 300))
     many = grow_providers(make("p1000"), 1000)
     out = {}
-    out["hooks / bare, today"] = run("today's pages", {"full": (full, ""), "bare": (bare, "")}, ROUNDS, tmp)
-    out["LANG=hi / full"] = run("one language", {"hi": (full, "hi"), "full": (full, "")}, ROUNDS, tmp)
-    out["1,000 / today's providers"] = run("providers", {"1000": (many, ""), "today": (full, "")}, BIG_ROUNDS, tmp)
-    big = run("300 pages", {"full": (full300, ""), "bare": (bare300, "")}, BIG_ROUNDS, tmp)
+    out["hooks / bare, today"] = run("today's pages", {"full": (full, ""), "bare": (bare, "")}, ROUNDS)
+    out["LANG=hi / full"] = run("one language", {"hi": (full, "hi"), "full": (full, "")}, ROUNDS)
+    out["1,000 / today's providers"] = run("providers", {"1000": (many, ""), "today": (full, "")}, BIG_ROUNDS)
+    big = run("300 pages", {"full": (full300, ""), "bare": (bare300, "")}, BIG_ROUNDS)
     out["hooks / bare, 300 pages"] = big
     out["memory / bare, 300 pages"] = {"ratio": big["mem"], "med": big["med"]}
     return out
@@ -192,7 +199,7 @@ def main() -> None:
             raise SystemExit(str(exc)) from None
         before = suite(Path(tmp), BEFORE) if BEFORE else None
     print(f"\nCloud GPU Atlas build benchmark: {providers} providers today; {ROUNDS} rounds "
-          f"({BIG_ROUNDS} for 300 pages and 1,000 providers); CPU seconds, medians, paired ratios")
+          f"({BIG_ROUNDS} for 300 pages and 1,000 providers); CPU seconds, medians, paired ratios; sites written under {SITES}")
     head = f"{'what':<28}{'now':>8}" + (f"{'before':>9}" if before else "") + f"{'target':>9}   medians now (CPU s / wall s / MiB)"
     print(head)
     print("-" * len(head))

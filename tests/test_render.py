@@ -224,3 +224,43 @@ def test_source_line_follows_the_translations_word_order(atlas):
                                questions=quizzes.generated(swapped, "hi", "billing", 1))
     line = re.search(r'<p class="atlas-quiz__source">(.*?)</p>', html).group(1)
     assert re.fullmatch(r'<time datetime="[\d-]+">[^<]+</time> को जाँचा गया स्रोत: <a href="https://[^"]+"[^>]*>[^<]+</a>।', line), line
+
+
+def test_compiled_templates_are_reused_across_processes_and_recompiled_when_edited(tmp_path):
+    """The bytecode cache: a second cache (a new build) loads what the first compiled, from
+    disk; an edited template compiles again; a folder that cannot be used costs nothing."""
+    import jinja2
+
+    from atlas.render import BytecodeCache
+
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "t.html").write_text("{{ x }} one", encoding="utf-8")
+
+    def environment(cache):
+        return jinja2.Environment(loader=jinja2.FileSystemLoader(templates), bytecode_cache=cache)
+
+    compiled = []
+    real = jinja2.Environment.compile
+
+    def counting(self, *args, **kwargs):
+        compiled.append(args[1] if len(args) > 1 else kwargs.get("name"))
+        return real(self, *args, **kwargs)
+
+    jinja2.Environment.compile = counting
+    try:
+        assert environment(BytecodeCache(str(folder))).get_template("t.html").render(x=1) == "1 one"
+        assert compiled == ["t.html"] and len(list(folder.iterdir())) == 1
+        assert environment(BytecodeCache(str(folder))).get_template("t.html").render(x=2) == "2 one"
+        assert compiled == ["t.html"], "a new process compiled a template the disk cache holds"
+        (templates / "t.html").write_text("{{ x }} two", encoding="utf-8")
+        assert environment(BytecodeCache(str(folder))).get_template("t.html").render(x=3) == "3 two"
+        assert compiled == ["t.html", "t.html"], "an edited template was not compiled again"
+        (folder / next(folder.iterdir()).name).write_bytes(b"not bytecode")
+        assert environment(BytecodeCache(str(folder))).get_template("t.html").render(x=4) == "4 two"
+        unusable = BytecodeCache(str(tmp_path / "missing" / "folder"))
+        assert environment(unusable).get_template("t.html").render(x=5) == "5 two"
+    finally:
+        jinja2.Environment.compile = real

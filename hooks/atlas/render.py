@@ -13,25 +13,45 @@ from babel.dates import format_date
 TEMPLATES = Path(__file__).with_name("templates")
 
 
-class MemoryBytecodeCache(jinja2.BytecodeCache):
-    """Compiled templates kept for the life of the process. MkDocs makes a new theme
-    environment for each language (and each `serve` rebuild); with this cache each template
-    compiles once. Jinja checks each entry against the template source's checksum, so an
-    edited template compiles again."""
+class BytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept for the life of the process and, through Jinja's own
+    FileSystemBytecodeCache (a folder of the system temp directory that only this user may
+    open, checked by Jinja), from one build to the next: compiling Material's templates was
+    about 0.1 s of every build. MkDocs makes a new theme environment for each language (and
+    each `serve` rebuild); each template compiles once. Jinja checks every entry against the
+    template source's checksum and its own and Python's versions, so an edited template
+    compiles again. Where the folder cannot be used, the cache is in memory alone."""
 
-    def __init__(self) -> None:
+    def __init__(self, directory: str | None = None) -> None:
         self._code: dict[str, bytes] = {}
+        try:
+            self._disk: jinja2.FileSystemBytecodeCache | None = jinja2.FileSystemBytecodeCache(directory)
+        except (OSError, RuntimeError):   # no temp folder, or one another user could write
+            self._disk = None
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         code = self._code.get(bucket.key)
         if code is not None:
             bucket.bytecode_from_string(code)
+            return
+        if self._disk is not None:
+            try:
+                self._disk.load_bytecode(bucket)   # leaves bucket.code None unless valid and current
+            except (OSError, EOFError, ValueError, TypeError):
+                bucket.reset()
+            if bucket.code is not None:
+                self._code[bucket.key] = bucket.bytecode_to_string()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         self._code[bucket.key] = bucket.bytecode_to_string()
+        if self._disk is not None:
+            try:
+                self._disk.dump_bytecode(bucket)
+            except OSError:
+                pass   # a full or read-only disk costs the next build its compile, nothing more
 
 
-BYTECODE = MemoryBytecodeCache()
+BYTECODE = BytecodeCache()
 
 
 @lru_cache(maxsize=1)
@@ -44,6 +64,7 @@ def env() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,
+        bytecode_cache=BYTECODE,
     )
 
 

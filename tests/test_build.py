@@ -154,6 +154,34 @@ def test_search_index_is_split_per_language(built_site):
     assert base == "../../vi/"
 
 
+def test_the_split_from_the_search_plugins_memory_writes_what_the_split_from_its_file_writes(tmp_path):
+    """The build splits the index Material's search plugin holds in memory instead of reading
+    back the file it has just written: both ways give the same bytes, and a plugin that holds
+    no index that way leaves the split to the file."""
+    from types import SimpleNamespace
+
+    from material.plugins.search.plugin import SearchIndex
+
+    held = SearchIndex(lang=["en", "hi"], separator=r"[\s\-]+", pipeline=["stemmer"], fields={"title": {"boost": 1e3}},
+                       jieba_dict=None)
+    held.entries = [{"location": "guides/a.html", "title": "A <b>", "text": "ø ✓"},
+                    {"location": "hi/guides/a.html#x", "title": "ए", "text": "भारत", "tags": ["t"]},
+                    {"location": "vi/guides/a.html", "title": "Ấn", "text": "Độ", "boost": 2}]
+    written = {}
+    for way in ("file", "memory"):
+        site = tmp_path / way
+        (site / "search").mkdir(parents=True)
+        (site / "search/search_index.json").write_text(held.generate_search_index(None), encoding="utf-8")
+        index = search_split.held_index(SimpleNamespace(search_index=held)) if way == "memory" else None
+        assert (index is not None) == (way == "memory")
+        counts = search_split.split(site, default="en", languages=["en", "hi", "vi"], index=index)
+        assert counts == {"en": 1, "hi": 0, "vi": 1}
+        written[way] = {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("search_index.json"))}
+    assert written["memory"] == written["file"] and len(written["file"]) == 3
+    assert search_split.held_index(SimpleNamespace(search_index=SimpleNamespace(entries=[]))) is None
+    assert search_split.held_index(None) is None
+
+
 def test_scripts_are_our_own_files_not_inline(built_site):
     html = page(built_site, "hi", "guides/gpu-sharing.html")
     scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.S)

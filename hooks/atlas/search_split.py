@@ -19,13 +19,17 @@ SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 LUNR_NAME = {"hi": "hin"}
 
 
-def split(site: Path, default: str, languages: list[str] | tuple[str, ...] = ()) -> dict[str, int]:
+def split(site: Path, default: str, languages: list[str] | tuple[str, ...] = (),
+          index: dict | None = None) -> dict[str, int]:
     """Write <site>/[<lang>/]search/search_index.json for each of `languages` (the built
-    ones, default first or not) from the index of every language's entries; return page counts."""
+    ones, default first or not) from the index of every language's entries; return page counts.
+    `index`: that index as the search plugin still holds it in memory (see `held_index`),
+    which spares reading back the file it has just written; by default, the file."""
     index_path = site / "search" / "search_index.json"
     if not index_path.exists():
         return {}
-    index = json.loads(index_path.read_text(encoding="utf-8"))
+    if index is None:
+        index = json.loads(index_path.read_text(encoding="utf-8"))
     langs = list(dict.fromkeys([default, *languages, *(index["config"].get("lang") or [])]))
     buckets: dict[str, list[dict]] = {lang: [] for lang in langs}
     for doc in index["docs"]:
@@ -42,10 +46,24 @@ def split(site: Path, default: str, languages: list[str] | tuple[str, ...] = ())
         out = site / ("" if lang == default else lang) / "search" / "search_index.json"
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps({**index, "config": config, "docs": docs}, ensure_ascii=False,
-                                  separators=(",", ":")), encoding="utf-8")
+                                  separators=(",", ":"), default=str), encoding="utf-8")
         counts[lang] = sum(1 for d in docs if "#" not in d["location"])
     _sitemaps(site, langs, default)
     return counts
+
+
+def held_index(search_plugin: object) -> dict | None:
+    """The index Material's search plugin has just written, from its memory: the same
+    {"config", "docs"} it dumps (its SearchIndex.generate_search_index); None where the plugin
+    does not hold one that way (another version), and the file is read instead."""
+    held = getattr(search_plugin, "search_index", None)
+    config, entries = getattr(held, "config", None), getattr(held, "entries", None)
+    if not isinstance(config, dict) or not isinstance(entries, list) or not all(k in config for k in INDEX_CONFIG):
+        return None
+    return {"config": {k: config[k] for k in INDEX_CONFIG}, "docs": entries}
+
+
+INDEX_CONFIG = ("lang", "separator", "pipeline", "fields")   # what the plugin writes of its config
 
 
 def _sitemaps(site: Path, langs: list[str], default: str) -> None:

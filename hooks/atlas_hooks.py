@@ -68,6 +68,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if i18n is None or not getattr(i18n, "building", False):   # once, before the first language
         _memo.clear()
         _status.clear()
+        markers.forget()
         built = _built(config, atlas)
         found, texts = sanitize.check_docs(ROOT / "docs", ROOT, atlas.languages)
         for path, text in sorted(texts.items()):

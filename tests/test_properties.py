@@ -310,3 +310,24 @@ def test_slots_are_filled_as_one_replace_each_would(pieces, order, contents):
     assume(all(page.count(slot) <= 1 for slot in slots.values()))   # a slot is unique on a page (a per-build token)
     blocks = {slots[name]: contents[i] for i, name in enumerate(order)}
     assert pages.fill_slots(page, blocks) == _fill_one_at_a_time(page, blocks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["---", "title: T", "...", "", "# H", "<!-- quiz:x -->", "text", "\x0c", "a\u2028b",
+                                 "  ", "\t"]), max_size=12), st.booleans())
+def test_the_markdown_a_page_build_reads_is_what_mkdocs_and_the_i18n_plugin_hand_on(lines, final_newline):
+    """`pages.markdown_body` predicts the page build's Markdown for a page with front matter, as
+    every page that builds has (MkDocs drops the front matter, mkdocs-static-i18n joins the
+    lines again), so `find` reads each page once; where it cannot (other line breaks), its
+    lines still count from the file's. A wrong guess would cost time, not output: `find` is
+    keyed by the text it reads."""
+    from mkdocs.utils.meta import get_data
+
+    text = "---\ntitle: T\n---\n" + "\n".join(lines) + ("\n" if final_newline else "")
+    body, dropped = pages.markdown_body(text)
+    mkdocs_body = get_data(text)[0]
+    if not re.search(r"[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]", mkdocs_body):   # "\n" is its only line break
+        assert body == "\n".join(mkdocs_body.splitlines())
+    else:
+        assert body == mkdocs_body
+    assert body.split("\n")[0] == text.split("\n")[dropped], "line 1 of the Markdown is not line dropped + 1 of the file"

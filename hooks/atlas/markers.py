@@ -17,7 +17,7 @@ from typing import Callable
 
 from . import glossary, quizzes, tables
 from .data import Atlas
-from .pages import code_mask, fill_slots
+from .pages import code_mask, fill_slots, markdown_body
 
 MARKER = re.compile(r"<!--\s*(providers|quiz|i18n|glossary|reader):([a-z0-9-]+)((?:\s+[a-z]+=[^\s>]+)*)\s*-->")
 OURS = re.compile(r"<!--\s*(providers|quiz|i18n|glossary|reader):")
@@ -58,9 +58,28 @@ class Context:
         return f"{prefix}-{ID}"
 
 
+# What `find` read in each page text, by the text's length and hash: `check_tree` reads every
+# page before the first language is built and each page build reads the same text again.
+# Cleared at the start of each build (`forget`); read-only for callers.
+_found: dict[tuple[int, int], tuple[list[Marker], list[tuple[int, str]]]] = {}
+
+
 def find(markdown: str) -> tuple[list[Marker], list[tuple[int, str]]]:
     """Markers outside code (fenced, indented or inline), and (line, text) of comments that
     look like ours but do not parse, so a typo stops the build instead of rendering nothing."""
+    key = (len(markdown), hash(markdown))
+    hit = _found.get(key)
+    if hit is None:
+        hit = _found[key] = _find(markdown)
+    return hit
+
+
+def forget() -> None:
+    """Drop what `find` remembers (once per build: the pages may have changed)."""
+    _found.clear()
+
+
+def _find(markdown: str) -> tuple[list[Marker], list[tuple[int, str]]]:
     found, broken = [], []
     lines = markdown.split("\n")
     mask = code_mask(lines)
@@ -201,15 +220,17 @@ def check_tree(docs: Path, texts: dict[Path, str], ctx_for: Callable[[str], Cont
     problems = []
     for page, text in sorted(texts.items()):
         rel = page.relative_to(docs.parent).as_posix()
+        body, dropped = markdown_body(text)   # what the page build will be handed, so `find` reads it once
         for lang in (languages(page) if languages else [page.relative_to(docs).parts[0]]):
-            problems += [located(rel, e) for e in replace(text, ctx_for(lang))[1]]
+            problems += [located(rel, e, dropped) for e in replace(body, ctx_for(lang))[1]]
     return sorted(set(problems), key=problems.index)
 
 
-def located(rel: str, error: str) -> str:
-    """'line N: message' from `replace` as 'file:N: message'."""
+def located(rel: str, error: str, dropped: int = 0) -> str:
+    """'line N: message' from `replace` as 'file:N: message' (`dropped`: lines of the file
+    before the Markdown that `replace` read)."""
     m = re.match(r"line (\d+): ", error)
-    return f"{rel}:{m.group(1)}: {error[m.end():]}" if m else f"{rel}:1: {error}"
+    return f"{rel}:{int(m.group(1)) + dropped}: {error[m.end():]}" if m else f"{rel}:{1 + dropped}: {error}"
 
 
 ALLOWED = ("<!-- providers:table feature=GROUP -->, <!-- providers:matrix -->, <!-- providers:list -->, "

@@ -38,6 +38,24 @@ def body(markdown: str) -> str:
     return FRONT_MATTER.sub("", markdown, count=1)
 
 
+def markdown_body(text: str) -> tuple[str, int]:
+    """The Markdown a page build hands our hooks for a page's text, and the number of lines
+    of the file before it: MkDocs drops the front matter and the blank lines after it
+    (mkdocs.utils.meta.get_data, for front matter that is a mapping, which every page that
+    builds has), and mkdocs-static-i18n joins the lines again with "\n" (to translate
+    admonition titles), which drops a final newline. A text with other line breaks (form
+    feed, U+2028) is returned without that join, so line numbers stay the file's."""
+    m = FRONT_MATTER.match(text)
+    body = text[m.end():].lstrip("\n") if m else text
+    dropped = text.count("\n", 0, len(text) - len(body))
+    if not OTHER_LINE_BREAKS.search(body):
+        body = "\n".join(body.splitlines())
+    return body, dropped
+
+
+OTHER_LINE_BREAKS = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")   # what str.splitlines splits at, besides \n and \r
+
+
 def code_mask(lines: list[str], indented: bool = True) -> list[bool]:
     """For each line, whether it is code: inside a fence (closed only by the same character,
     at least as long, with nothing after it, so a ```` fence may hold ``` lines), or, with

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
+from functools import lru_cache
 from pathlib import Path
 
 MAX_BYTES = 8_000_000   # providers.yaml is ~130 kB for 30 providers, ~4 MB for 1,000 (make bench); pages ~20 kB
@@ -56,9 +57,20 @@ def check_inside(path: Path, root: Path) -> None:
     """Refuse a path that is a dangling symlink or whose real location is outside `root`."""
     if os.path.islink(path) and not os.path.exists(path):
         raise FileProblem(f"is a dangling symlink (to {os.readlink(path)})")
-    real, base = os.path.realpath(path), os.path.realpath(root)
+    real, base = os.path.realpath(path), real_path(root)
     if real != base and not real.startswith(base.rstrip(os.sep) + os.sep):   # both absolute and normalized
         raise FileProblem(f"points outside the repository (to {real}); allowed: files inside {base}")
+
+
+def real_path(folder: Path | str) -> str:
+    """The real location of one of the repository's own folders (the repository, docs/),
+    worked out once per process: every page read asked it again."""
+    return _real(os.fspath(folder))
+
+
+@lru_cache(maxsize=16)
+def _real(folder: str) -> str:
+    return os.path.realpath(folder)
 
 
 def walk(folder: Path, root: Path, suffix: str) -> tuple[list[Path], list[tuple[Path, str]]]:

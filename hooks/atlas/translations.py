@@ -84,7 +84,7 @@ def _state(docs: Path, lang: str, page: str, english: tuple | None, own: tuple |
 
 def page_state(docs: Path, abs_src_path: str | None, lang: str) -> PageState:
     """State of the page MkDocs is building, given its source file and the build language."""
-    src, base = os.path.realpath(abs_src_path or ""), os.path.realpath(docs)
+    src, base = os.path.realpath(abs_src_path or ""), files.real_path(docs)
     if not src.startswith(base + os.sep):
         return PageState(lang, os.path.basename(src), True, False, False, None, None)
     folder, _, page = Path(src[len(base) + 1:]).as_posix().partition("/")

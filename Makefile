@@ -46,7 +46,7 @@ facts: $(STAMP)  ## coverage of provider facts: per provider and field, cells st
 	$(BIN)/python -m atlas.facts
 
 bench: $(STAMP)  ## build time and memory against bare MkDocs, at 20 and 300 pages, 30 vs 1,000 providers, one language (BEFORE=<commit> adds that commit)
-	ROUNDS=$(or $(ROUNDS),3) $(BIN)/python tests/bench.py
+	ROUNDS=$(or $(ROUNDS),5) $(BIN)/python tests/bench.py
 
 audit: $(STAMP)  ## every page in Chromium at 1280 and 375 px: console, requests, axe-core (minutes)
 	$(BIN)/python tests/audit.py

@@ -1,7 +1,7 @@
 """Build benchmark: ratios measured in one run (this machine is noisy; never a test).
 
-    make bench                    # 3 rounds of each comparison, interleaved (about 5 minutes)
-    make bench ROUNDS=5 BIG_ROUNDS=5
+    make bench                    # 5 rounds of each comparison, interleaved (about 6 minutes)
+    make bench ROUNDS=3 BIG_ROUNDS=3
     make bench BEFORE=2c8b65b     # the same figures for that commit too, in the same run
 
 Every build is a real `mkdocs build --strict` of a scratch copy, timed by the CPU seconds
@@ -40,10 +40,10 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import BIN, COPIED, ROOT, copy_repo  # noqa: E402
 
-ROUNDS = int(os.environ.get("ROUNDS", "3"))
-# 300-page builds take about 20 s each. One round left those two ratios to a single pair of builds,
-# which scatter by about ±4% here; three give a median.
-BIG_ROUNDS = int(os.environ.get("BIG_ROUNDS", "3"))
+ROUNDS = int(os.environ.get("ROUNDS", "5"))
+# 300-page builds take about 20 s each, and pairs of them scatter by about ±4% here (1.01 to 1.10
+# in one afternoon): the median of five is a steadier figure than the median of three.
+BIG_ROUNDS = int(os.environ.get("BIG_ROUNDS", "5"))
 BEFORE = os.environ.get("BEFORE", "")
 TARGETS = {"hooks / bare, today": 1.10, "hooks / bare, 300 pages": 1.10, "memory / bare, 300 pages": 1.30,
            "1,000 / today's providers": 3.0, "LANG=hi / full": 0.6}

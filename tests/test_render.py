@@ -264,3 +264,27 @@ def test_compiled_templates_are_reused_across_processes_and_recompiled_when_edit
         assert environment(unusable).get_template("t.html").render(x=5) == "5 two"
     finally:
         jinja2.Environment.compile = real
+
+
+def test_markers_are_found_once_per_text_unless_the_hash_key_is_fixed(monkeypatch):
+    """`find` remembers a text by its length and hash(), which Python keys afresh in every
+    process; with PYTHONHASHSEED set, a page could be written to pass for another, so it reads
+    every time."""
+    from atlas import markers
+
+    scans = []
+    real = markers._find
+    monkeypatch.setattr(markers, "_find", lambda text: scans.append(text) or real(text))
+    monkeypatch.setattr(markers, "_REMEMBER", True)   # as in a process without PYTHONHASHSEED
+    text = "# Page\n\n<!-- quiz:storage -->\n" + "x" * 40
+    markers.forget()
+    first = markers.find(text)
+    other = (text + " ")[:-1]
+    assert other is not text
+    assert markers.find(other) == first and len(scans) == 1   # an equal text, another object
+    assert [m.name for m in first[0]] == ["storage"]
+    monkeypatch.setattr(markers, "_REMEMBER", False)
+    markers.find(text)
+    markers.find(text)
+    assert len(scans) == 3
+    markers.forget()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import os
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -60,13 +61,18 @@ class Context:
 
 # What `find` read in each page text, by the text's length and hash: `check_tree` reads every
 # page before the first language is built and each page build reads the same text again.
-# Cleared at the start of each build (`forget`); read-only for callers.
+# Cleared at the start of each build (`forget`); read-only for callers. Python keys hash() afresh
+# in every process, so no contributor can write a page that passes for another; where
+# PYTHONHASHSEED fixes that key, one could, and nothing is remembered.
 _found: dict[tuple[int, int], tuple[list[Marker], list[tuple[int, str]]]] = {}
+_REMEMBER = os.environ.get("PYTHONHASHSEED", "random") == "random"
 
 
 def find(markdown: str) -> tuple[list[Marker], list[tuple[int, str]]]:
     """Markers outside code (fenced, indented or inline), and (line, text) of comments that
     look like ours but do not parse, so a typo stops the build instead of rendering nothing."""
+    if not _REMEMBER:
+        return _find(markdown)
     key = (len(markdown), hash(markdown))
     hit = _found.get(key)
     if hit is None:

@@ -205,6 +205,8 @@ def test_unknown_marker_feature_and_option_are_errors(atlas):
     assert "unknown quiz 'no-such-quiz'" in errors[2]
     assert errors[3].startswith("line 4:") and "unknown marker 'providers:tabel'" in errors[3]
     assert "count=99" in errors[4]
+    same, checked, _ = replace_markers(md, ctx(atlas), swap=False)   # what check_tree asks for
+    assert checked == errors and same == md
 
 
 def test_foreign_comments_are_left_alone(atlas):

@@ -134,13 +134,14 @@ class Late:
         return self.html.replace(ID, self.ident)
 
 
-def replace(markdown: str, ctx: Context) -> tuple[str, list[str], list[str | Late]]:
+def replace(markdown: str, ctx: Context, swap: bool = True) -> tuple[str, list[str], list[str | Late]]:
     """Markdown with each marker swapped for a slot comment, one message per marker that
     failed, and the rendered HTML for each slot (`Late` for blocks filled after search).
 
     The HTML goes in after Markdown has run (`fill`), so Markdown never parses or alters
     it and large tables cost no Markdown time. With `ctx.memo`, a marker rendered before for
-    this language (by `check_tree`, or on another page) is not rendered again.
+    this language (by `check_tree`, or on another page) is not rendered again. With `swap`
+    false (a check that wants the messages), the Markdown comes back as it was.
     """
     markers, broken = find(markdown)
     errors = [f"line {n}: marker {text!r} is not understood; allowed: {ALLOWED}" for n, text in broken]
@@ -169,7 +170,7 @@ def replace(markdown: str, ctx: Context) -> tuple[str, list[str], list[str | Lat
             ctx.counter += 1
             ident = str(ctx.counter)
         slots.append(Late(html, ident) if m.owner in LATE else html.replace(ID, ident))
-    return _swap(markdown, placed, inline), errors, slots
+    return (_swap(markdown, placed, inline) if swap else markdown), errors, slots
 
 
 def _memoised(m: Marker, ctx: Context, render: Callable[[Marker, Context], str]) -> str:
@@ -228,7 +229,7 @@ def check_tree(docs: Path, texts: dict[Path, str], ctx_for: Callable[[str], Cont
         rel = page.relative_to(docs.parent).as_posix()
         body, dropped = markdown_body(text)   # what the page build will be handed, so `find` reads it once
         for lang in (languages(page) if languages else [page.relative_to(docs).parts[0]]):
-            problems += [located(rel, e, dropped) for e in replace(body, ctx_for(lang))[1]]
+            problems += [located(rel, e, dropped) for e in replace(body, ctx_for(lang), swap=False)[1]]
     return sorted(set(problems), key=problems.index)
 
 

@@ -228,10 +228,12 @@ def test_source_line_follows_the_translations_word_order(atlas):
     assert re.fullmatch(r'<time datetime="[\d-]+">[^<]+</time> को जाँचा गया स्रोत: <a href="https://[^"]+"[^>]*>[^<]+</a>।', line), line
 
 
-def test_compiled_templates_are_reused_across_processes_and_recompiled_when_edited(tmp_path):
+def test_compiled_templates_are_reused_across_processes_and_recompiled_when_edited(tmp_path, monkeypatch):
     """The bytecode cache: a second cache (a new build) loads what the first compiled, from
-    disk; an edited template compiles again; a folder that cannot be used costs nothing."""
+    disk; an edited template compiles again; a damaged entry or a folder that cannot be used
+    costs a compile, never the build."""
     import jinja2
+    from jinja2.bccache import bc_magic
 
     from atlas.render import BytecodeCache
 
@@ -246,26 +248,22 @@ def test_compiled_templates_are_reused_across_processes_and_recompiled_when_edit
 
     compiled = []
     real = jinja2.Environment.compile
-
-    def counting(self, *args, **kwargs):
-        compiled.append(args[1] if len(args) > 1 else kwargs.get("name"))
-        return real(self, *args, **kwargs)
-
-    jinja2.Environment.compile = counting
-    try:
-        assert environment(BytecodeCache(str(folder))).get_template("t.html").render(x=1) == "1 one"
-        assert compiled == ["t.html"] and len(list(folder.iterdir())) == 1
-        assert environment(BytecodeCache(str(folder))).get_template("t.html").render(x=2) == "2 one"
-        assert compiled == ["t.html"], "a new process compiled a template the disk cache holds"
-        (templates / "t.html").write_text("{{ x }} two", encoding="utf-8")
-        assert environment(BytecodeCache(str(folder))).get_template("t.html").render(x=3) == "3 two"
-        assert compiled == ["t.html", "t.html"], "an edited template was not compiled again"
-        (folder / next(folder.iterdir()).name).write_bytes(b"not bytecode")
+    monkeypatch.setattr(jinja2.Environment, "compile",
+                        lambda self, *args, **kwargs: compiled.append(args[1]) or real(self, *args, **kwargs))
+    assert environment(BytecodeCache(str(folder))).get_template("t.html").render(x=1) == "1 one"
+    assert compiled == ["t.html"] and len(list(folder.iterdir())) == 1
+    assert environment(BytecodeCache(str(folder))).get_template("t.html").render(x=2) == "2 one"
+    assert compiled == ["t.html"], "a new process compiled a template the disk cache holds"
+    (templates / "t.html").write_text("{{ x }} two", encoding="utf-8")
+    assert environment(BytecodeCache(str(folder))).get_template("t.html").render(x=3) == "3 two"
+    assert compiled == ["t.html", "t.html"], "an edited template was not compiled again"
+    entry = next(folder.iterdir())
+    for damage in (b"not bytecode", bc_magic + b"garbage!", bc_magic):   # wrong header, torn checksum, cut short
+        entry.write_bytes(damage)
         assert environment(BytecodeCache(str(folder))).get_template("t.html").render(x=4) == "4 two"
-        unusable = BytecodeCache(str(tmp_path / "missing" / "folder"))
-        assert environment(unusable).get_template("t.html").render(x=5) == "5 two"
-    finally:
-        jinja2.Environment.compile = real
+    assert len(compiled) == 5
+    unusable = BytecodeCache(str(tmp_path / "missing" / "folder"))
+    assert environment(unusable).get_template("t.html").render(x=5) == "5 two"
 
 
 def test_markers_are_found_once_per_text_unless_the_hash_key_is_fixed(monkeypatch):

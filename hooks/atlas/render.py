@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import pickle
 import string
 from functools import lru_cache
 from pathlib import Path
@@ -37,7 +38,7 @@ class BytecodeCache(jinja2.BytecodeCache):
         if self._disk is not None:
             try:
                 self._disk.load_bytecode(bucket)   # leaves bucket.code None unless valid and current
-            except (OSError, EOFError, ValueError, TypeError):
+            except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError):   # a damaged entry
                 bucket.reset()
             if bucket.code is not None:
                 self._code[bucket.key] = bucket.bytecode_to_string()

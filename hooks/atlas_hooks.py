@@ -185,8 +185,8 @@ def on_post_build(*, config: MkDocsConfig) -> None:
         return
     site, default = Path(config.site_dir), _default(config)
     provider_pages.remove_stand_ins(site, [p.id for p in current(ROOT).providers])
-    search = config.plugins.get("material/search") or config.plugins.get("search")
-    search_split.split(site, default=default, languages=_built(config, current(ROOT)), index=search_split.held_index(search))
+    search_split.split(site, default=default, languages=_built(config, current(ROOT)),
+                       index=search_split.held_index(search_split.search_plugin(config)))
     seo.sitemap_in_every_folder(site, tuple(_built(config, current(ROOT))), default)
     assets.bundle(site)
     _memo.clear()

@@ -16,7 +16,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
-from atlas import pages, provider_pages, reader
+from atlas import pages, provider_pages, reader, search_split
 from atlas.cache import atlas_for, current
 from atlas.problems import DataError
 
@@ -89,8 +89,7 @@ def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str | None
     titles = _titles(lang)
     folder = Path(page.file.abs_dest_path).parent
     folder.mkdir(parents=True, exist_ok=True)
-    search = config.plugins.get("material/search") or config.plugins.get("search")
-    index = getattr(search, "search_index", None)
+    index = getattr(search_split.search_plugin(config), "search_index", None)
     if index is not None:
         index.entries = [e for e in index.entries if provider_pages.STAND_IN.id not in e["location"]]
     root = provider_pages.root_prefix(page.file.url, lang, default)

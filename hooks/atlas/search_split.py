@@ -52,6 +52,11 @@ def split(site: Path, default: str, languages: list[str] | tuple[str, ...] = (),
     return counts
 
 
+def search_plugin(config) -> object | None:
+    """Material's search plugin in this build, under either name it is configured by."""
+    return config.plugins.get("material/search") or config.plugins.get("search")
+
+
 def held_index(search_plugin: object) -> dict | None:
     """The index Material's search plugin has just written, from its memory: the same
     {"config", "docs"} it dumps (its SearchIndex.generate_search_index); None where the plugin

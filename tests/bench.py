@@ -1,13 +1,14 @@
 """Build benchmark: ratios measured in one run (this machine is noisy; never a test).
 
-    make bench                    # 5 rounds of each comparison, interleaved (about 6 minutes)
+    make bench                    # 5 rounds of each comparison (about 4 minutes)
     make bench ROUNDS=3 BIG_ROUNDS=3
     make bench BEFORE=2c8b65b     # the same figures for that commit too, in the same run
 
 Every build is a real `mkdocs build --strict` of a scratch copy, timed by the CPU seconds
 of the build process (user + sys, from wait4: steadier than wall time on a shared machine;
-wall time is printed beside it) and its peak memory (maxrss). Variants are interleaved
-round by round, and each ratio is the median of the per-round ratios.
+wall time is printed beside it) and its peak memory (maxrss). The two builds of a round run
+side by side, one per core (see side_by_side), the first to start alternating round by round;
+each ratio is the median of the per-round ratios.
 
   full   the site as it is
   bare   the same pages with every marker removed and no hooks (plain MkDocs + Material +
@@ -122,37 +123,80 @@ class BuildFailed(Exception):
     """A build that stopped: fatal for the working tree, a figure of its own for BEFORE."""
 
 
-def build(root: Path, only: str = "") -> tuple[float, float, float]:
-    """CPU seconds, wall seconds and peak MiB of one strict build, into a new folder under SITES."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(root / "hooks"), "LANG": "C.UTF-8"}
-    env.pop("ATLAS_LANG", None)
-    if only:
-        env["ATLAS_LANG"] = only
-    scratch = Path(tempfile.mkdtemp(prefix="atlas-bench-", dir=SITES))
-    out, status_file = scratch / "site", scratch / "status.txt"
-    start = time.perf_counter()
-    proc = subprocess.Popen([str(BIN / "python"), "-c", RUN, str(status_file), "build", "--strict", "--site-dir", str(out)],
-                            cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
+class Build:
+    """One strict build, started now, into a new folder under SITES (its messages into a file:
+    a pipe nobody reads while the build runs could fill and stop it)."""
+
+    def __init__(self, root: Path, only: str = ""):
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(root / "hooks"), "LANG": "C.UTF-8"}
+        env.pop("ATLAS_LANG", None)
+        if only:
+            env["ATLAS_LANG"] = only
+        self.root = root
+        self.scratch = Path(tempfile.mkdtemp(prefix="atlas-bench-", dir=SITES))
+        self.start = time.perf_counter()
+        with open(self.scratch / "stderr.txt", "wb") as err:
+            self.proc = subprocess.Popen([str(BIN / "python"), "-c", RUN, str(self.scratch / "status.txt"), "build",
+                                          "--strict", "--site-dir", str(self.scratch / "site")],
+                                         cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=err)
+
+    def finish(self, status: int, usage) -> tuple[float, float, float]:
+        """CPU seconds, wall seconds and peak MiB, from what wait4 returned for the build."""
+        wall = time.perf_counter() - self.start
+        try:
+            if os.waitstatus_to_exitcode(status) != 0:
+                err = (self.scratch / "stderr.txt").read_bytes().decode(errors="replace")
+                raise BuildFailed(f"build of {self.root} failed:\n{err[-3000:]}")
+            peak_kib = int(re.search(r"VmHWM:\s+(\d+)", (self.scratch / "status.txt").read_text()).group(1))
+        finally:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+        return usage.ru_utime + usage.ru_stime, wall, peak_kib / 1024
+
+    def stop(self) -> None:
+        self.proc.kill()
+        os.wait4(self.proc.pid, 0)
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def side_by_side(jobs: list[tuple[Path, str]]) -> list[tuple[float, float, float]]:
+    """Both builds of a round at once, one per core, so that both meet the same machine: run one
+    after the other, a pair's ratio scattered from 1.00 to 1.15 at 300 pages as other tenants'
+    load came and went; side by side, from 1.02 to 1.08. While the longer build runs on, the
+    shorter one is built again and thrown away, so neither ever runs alone (alone, it would be
+    spared the other's contention for caches and memory, and seem cheaper)."""
+    running = {}   # pid -> (job index, build, measured)
+    for i, job in enumerate(jobs):
+        b = Build(*job)
+        running[b.proc.pid] = (i, b, True)
+    results: list = [None] * len(jobs)
     try:
-        if proc.returncode != 0:
-            raise BuildFailed(f"build of {root} failed:\n{err.decode(errors='replace')[-3000:]}")
-        peak_kib = int(re.search(r"VmHWM:\s+(\d+)", status_file.read_text()).group(1))
+        while None in results:
+            pid, status, usage = os.wait4(-1, 0)
+            if pid not in running:
+                continue
+            i, b, measured = running.pop(pid)
+            if measured:
+                results[i] = b.finish(status, usage)
+            else:
+                shutil.rmtree(b.scratch, ignore_errors=True)
+            if None in results:   # keep the other build company
+                filler = Build(*jobs[i])
+                running[filler.proc.pid] = (i, filler, False)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    return usage.ru_utime + usage.ru_stime, wall, peak_kib / 1024
+        for _, b, _ in running.values():
+            b.stop()
+    return results
 
 
 def compare(label: str, pair: dict[str, tuple[Path, str]], rounds: int) -> dict:
-    """Interleaved rounds of two builds (numerator first); medians and the paired ratio."""
+    """Rounds of two builds side by side (numerator first); medians and the paired ratio."""
     runs: dict[str, list] = {name: [] for name in pair}
     for r in range(rounds):
-        for name, (root, only) in (pair.items() if r % 2 == 0 else reversed(pair.items())):
-            runs[name].append(build(root, only))
-            print(f"  . {label}: {name} round {r + 1}: {runs[name][-1][0]:.2f} CPU-s", file=sys.stderr, flush=True)
+        names = list(pair) if r % 2 == 0 else list(reversed(pair))   # which one starts first
+        for name, result in zip(names, side_by_side([pair[n] for n in names])):
+            runs[name].append(result)
+        print(f"  . {label} round {r + 1}: " + ", ".join(f"{n} {runs[n][-1][0]:.2f}" for n in pair) + " CPU-s",
+              file=sys.stderr, flush=True)
     a, b = list(pair)
     ratio = statistics.median(x[0] / y[0] for x, y in zip(runs[a], runs[b]))
     med = {name: tuple(statistics.median(v[i] for v in runs[name]) for i in range(3)) for name in pair}
@@ -199,7 +243,7 @@ def main() -> None:
             raise SystemExit(str(exc)) from None
         before = suite(Path(tmp), BEFORE) if BEFORE else None
     print(f"\nCloud GPU Atlas build benchmark: {providers} providers today; {ROUNDS} rounds "
-          f"({BIG_ROUNDS} for 300 pages and 1,000 providers); CPU seconds, medians, paired ratios; sites written under {SITES}")
+          f"({BIG_ROUNDS} for 300 pages and 1,000 providers); each pair built side by side; CPU seconds, medians, paired ratios; sites written under {SITES}")
     head = f"{'what':<28}{'now':>8}" + (f"{'before':>9}" if before else "") + f"{'target':>9}   medians now (CPU s / wall s / MiB)"
     print(head)
     print("-" * len(head))

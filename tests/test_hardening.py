@@ -179,6 +179,21 @@ def test_bombs_endless_files_and_huge_format_specs_fail_fast_in_bounded_memory(s
     assert "docs/vi/index.md:4: more than 100 alias uses" in out
 
 
+def test_a_file_is_read_whole_within_its_limit_even_if_it_grows_after_stat(tmp_path, monkeypatch):
+    from atlas import files
+    page = tmp_path / "page.md"
+    page.write_bytes("---\ntitle: x\n---\r\n# शब्द\n".encode() + b"a" * 5000)
+    assert files.read_text(page, tmp_path) == "---\ntitle: x\n---\n# शब्द\n" + "a" * 5000
+    with pytest.raises(files.FileProblem, match="is 5,033 bytes, allowed: at most 100"):
+        files.read_text(page, tmp_path, limit=100)
+    real_stat = os.stat   # stat saw the file before a writer appended to it: the rest is read too,
+    monkeypatch.setattr(files.os, "stat", lambda p, **kw: SimpleNamespace(   # and still held to the limit
+        st_mode=real_stat(p).st_mode, st_size=10) if p == page else real_stat(p, **kw))
+    assert files.read_text(page, tmp_path).endswith("a" * 5000)
+    with pytest.raises(files.FileProblem, match="is more than 1,000 bytes, allowed: at most 1,000"):
+        files.read_text(page, tmp_path, limit=1000)
+
+
 @pytest.mark.parametrize("text, line", [
     ("a: " + "[" * 60 + "]" * 60 + "\n", 1),                                         # flow
     ("a: " + "[" * 100_000 + "]" * 100_000 + "\n", 1),                               # deep enough to exhaust a stack

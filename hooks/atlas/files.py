@@ -39,8 +39,10 @@ def read_text(path: Path, root: Path, limit: int = MAX_BYTES) -> str:
     if info.st_size > limit:
         raise FileProblem(f"is {info.st_size:,} bytes, allowed: at most {limit:,}")
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(limit + 1)
+        with open(path, "rb") as fh:   # what stat found, then anything written since (asking read()
+            raw = fh.read(info.st_size + 1)   # for `limit` would allocate `limit` bytes every time)
+            if len(raw) > info.st_size:
+                raw += fh.read(limit + 1 - len(raw))
     except OSError as exc:
         raise FileProblem(f"cannot be read ({exc.strerror or exc})") from None
     if len(raw) > limit:

@@ -49,6 +49,7 @@ _late: dict[tuple[str, str], list] = {}                # (language, page) -> blo
 _top: dict[tuple[str, str], str] = {}                  # (language, page) -> notices and reading time
 _memo: dict[str, dict] = {}                            # language -> marker -> HTML, for one build
 _status: list = []                                     # translations.summary, once per build
+_states: dict = {}                                     # (language, page) -> translation state, per build
 _glossary: list[glossary.Term] = []                    # validated data/glossary.yaml, per process
 _reader: list = []                                     # [Atlas, ReaderData] for reader:choose
 
@@ -68,6 +69,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if i18n is None or not getattr(i18n, "building", False):   # once, before the first language
         _memo.clear()
         _status.clear()
+        _states.clear()
         markers.forget()
         built = _built(config, atlas)
         found, texts = sanitize.check_docs(ROOT / "docs", ROOT, atlas.languages)
@@ -75,6 +77,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
             found += sanitize.front_matter_problems(text, path.relative_to(ROOT).as_posix())
         if found:
             raise PluginError("Pages that cannot be built:\n  " + "\n  ".join(map(str, sorted(set(found)))))
+        _states.update(translations.states(ROOT / "docs", atlas.languages, texts))
         # Each page in each language it will be built in (a fallback page in every language
         # that lacks it); what is rendered here stays in _memo for the page builds.
         problems = markers.check_tree(ROOT / "docs", texts, lambda lang: _context(atlas, lang, config),
@@ -103,7 +106,7 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     """Add translation notices and reading time; replace markers; collect FAQ data."""
     lang = _language(config)   # the language being built; a fallback page's file says "en"
     atlas = current(ROOT)
-    state = translations.page_state(ROOT / "docs", page.file.abs_src_path, lang)
+    state = translations.page_state(ROOT / "docs", page.file.abs_src_path, lang, _states)
     top = []
     if state.fallback:
         page.meta["title"] = f"{page.meta.get('title') or page.title} {atlas.t(lang, 'site.nav_untranslated')}"
@@ -224,7 +227,7 @@ def _context(atlas: Atlas, lang: str, config: MkDocsConfig) -> markers.Context:
 def _summary(atlas: Atlas) -> list[dict]:
     """The translation summary every language's status page shows, worked out once per build."""
     if not _status:
-        _status.append(translations.summary(atlas, ROOT / "docs"))
+        _status.append(translations.summary(atlas, ROOT / "docs", _states or None))
     return _status[0]
 
 

@@ -203,6 +203,22 @@ def test_editing_english_makes_translations_outdated_until_synced(scratch):
     assert translations.sync(docs, "hi", "guides/storage.md") is False
 
 
+def test_states_from_pages_read_once_agree_with_states_from_the_files(scratch):
+    """The build judges every page from the texts it read once (translations.states); make i18n
+    reads the files (translations.state). Both must say the same, missing and outdated pages too."""
+    from atlas import sanitize
+    docs = scratch / "docs"
+    en = docs / "en/guides/storage.md"
+    en.write_text(en.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
+    (docs / "vi/guides/gpu-sharing.md").unlink()
+    _, texts = sanitize.check_docs(docs, scratch, ("en", "hi", "vi"))
+    known = translations.states(docs, ("en", "hi", "vi"), texts)
+    pages = translations.english_pages(docs)
+    assert sorted({page for _, page in known}) == pages
+    assert known == {(lang, page): translations.state(docs, lang, page) for lang in ("en", "hi", "vi") for page in pages}
+    assert known[("hi", "guides/storage.md")].outdated and known[("vi", "guides/gpu-sharing.md")].fallback
+
+
 # --- make i18n on a scratch copy -----------------------------------------------------------
 
 def run_i18n(root: Path) -> subprocess.CompletedProcess:

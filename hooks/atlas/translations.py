@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -72,25 +73,48 @@ def _english_hash(docs: Path, page: str, version: tuple[int, int] | None) -> str
 
 def _state(docs: Path, lang: str, page: str, english: tuple | None, own: tuple | None) -> PageState:
     """`english` and `own`: the versions (_version) of the English page and of this language's."""
-    current = _english_hash(docs, page, english)
+    read = None if own is None else (lambda: files.read_text(docs / lang / page, docs.parent))
+    return _judged(lang, page, _english_hash(docs, page, english), read)
+
+
+def _judged(lang: str, page: str, current: str | None, own: Callable[[], str] | None) -> PageState:
+    """The state of `page` in `lang`, given the English page's hash (None: no English page)
+    and what reads this language's file (None: there is none)."""
     if lang == "en":
-        return PageState(lang, page, english is not None, False, False, current, current)
+        return PageState(lang, page, current is not None, False, False, current, current)
     if own is None:
         return PageState(lang, page, False, True, False, None, current)
-    recorded = front_matter(files.read_text(docs / lang / page, docs.parent)).get(HASH_KEY)
+    recorded = front_matter(own()).get(HASH_KEY)
     recorded = str(recorded) if recorded is not None else None
     return PageState(lang, page, True, False, current is not None and recorded != current, recorded, current)
 
 
-def page_state(docs: Path, abs_src_path: str | None, lang: str) -> PageState:
-    """State of the page MkDocs is building, given its source file and the build language."""
+def states(docs: Path, languages: Sequence[str], texts: Mapping[Path, str]) -> dict[tuple[str, str], PageState]:
+    """(language, page) -> state for every English page in each of `languages`, from pages
+    already read (`texts`, by path, as sanitize.check_docs returns them): a build reads each
+    file once, and works with what it read rather than with what a file holds a moment later."""
+    english = docs / "en"
+    pages = sorted((p.relative_to(english).as_posix(), text) for p, text in texts.items() if p.is_relative_to(english))
+    out = {}
+    for page, text in pages:
+        current = source_hash(text)
+        for lang in languages:
+            own = texts.get(docs / lang / page)
+            out[(lang, page)] = _judged(lang, page, current, None if own is None else (lambda own=own: own))
+    return out
+
+
+def page_state(docs: Path, abs_src_path: str | None, lang: str,
+               known: Mapping[tuple[str, str], PageState] | None = None) -> PageState:
+    """State of the page MkDocs is building, given its source file and the build language
+    (`known`: `states` worked out for this build)."""
     src, base = os.path.realpath(abs_src_path or ""), files.real_path(docs)
     if not src.startswith(base + os.sep):
         return PageState(lang, os.path.basename(src), True, False, False, None, None)
     folder, _, page = Path(src[len(base) + 1:]).as_posix().partition("/")
     if lang != "en" and folder == "en":
         return PageState(lang, page, False, True, False, None, None)
-    return state(Path(base), lang, page)
+    return (known or {}).get((lang, page)) or state(Path(base), lang, page)
 
 
 def sync(docs: Path, lang: str, page: str) -> bool:
@@ -117,13 +141,14 @@ def sync(docs: Path, lang: str, page: str) -> bool:
     return False
 
 
-def summary(atlas: Atlas, docs: Path) -> list[dict]:
-    """Per language: translated, outdated and missing pages, and missing data keys."""
-    pages = english_pages(docs)
+def summary(atlas: Atlas, docs: Path, known: Mapping[tuple[str, str], PageState] | None = None) -> list[dict]:
+    """Per language: translated, outdated and missing pages, and missing data keys (`known`:
+    `states` of every page in every language, when the caller has them)."""
+    pages = sorted({page for _, page in known}) if known is not None else english_pages(docs)
     en_keys = set(atlas.words["en"])
     rows = []
     for lang in atlas.languages:
-        states = [state(docs, lang, p) for p in pages]
+        states = [known[(lang, p)] if known is not None else state(docs, lang, p) for p in pages]
         rows.append({
             "lang": lang,
             "total": len(pages),

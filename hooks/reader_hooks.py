@@ -76,12 +76,20 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     return None
 
 
+@event_priority(-50)   # after Material's search (priority 0) has indexed page.content
+def on_page_context(context: dict, *, page: Page, config: MkDocsConfig, nav) -> dict:
+    """Put the listen controls on a guide once search has read it (they are not its prose),
+    in its content (a copy of the content, not of the whole written page)."""
+    block = _listen_slots.pop((_language(config), page.file.src_uri), None)
+    if block is not None and page.content:
+        page.content = pages.fill_slot(page.content, LISTEN_SLOT, block)
+    return context
+
+
 def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> str | None:
-    """Put the listen controls on a guide once search has read it (they are not its prose);
-    from the stand-in page, write each provider's page beside it and put each in search."""
+    """From the stand-in page, write each provider's page beside it and put each in search."""
     if not getattr(page.file, "atlas_provider", None):
-        block = _listen_slots.pop((_language(config), page.file.src_uri), None)
-        return None if block is None else pages.fill_slot(output, LISTEN_SLOT, block)
+        return None
     atlas, lang = current(ROOT), _language(config)
     data = _reader_data(atlas)
     default = getattr(config.plugins.get("i18n"), "default_language", "en")

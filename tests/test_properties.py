@@ -331,3 +331,21 @@ def test_the_markdown_a_page_build_reads_is_what_mkdocs_and_the_i18n_plugin_hand
     else:
         assert body == mkdocs_body
     assert body.split("\n")[0] == text.split("\n")[dropped], "line 1 of the Markdown is not line dropped + 1 of the file"
+
+
+# --- FAQ answers as plain text: the patterns that plain() skips would have changed nothing -------
+
+def _plain_every_pattern(markdown):
+    text = pages.PLAIN_LINK.sub(r"\1", markdown)
+    text = pages.PLAIN_TAG.sub("", text)
+    text = pages.PLAIN_EMPHASIS.sub("", text)
+    text = pages.PLAIN_LIST_ITEM.sub("", text)
+    return html.unescape(re.sub(r"\s+", " ", text)).strip()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["[", "]", "(", ")", "](", "![a](b)", "[x](y)", "<", ">", "<b>", "&amp;", "&#32;",
+                                           "&nbsp;", "*", "_", "`", "- ", "1. ", "\n", " ", "\t", "\u2028", "\xa0", "ज़", "ồ"]),
+                          st.text(max_size=3)), max_size=20).map("".join))
+def test_plain_text_of_an_answer_is_what_every_pattern_would_give(markdown):
+    assert pages.plain(markdown) == _plain_every_pattern(markdown)

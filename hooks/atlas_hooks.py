@@ -158,16 +158,17 @@ def on_page_context(context: dict, *, page: Page, config: MkDocsConfig, nav) -> 
     links relative to this page, in one copy of its content (not of the written page, which
     is several times longer with the navigation); then absolute alternates (with x-default)
     and Open Graph locales for the page's head."""
-    lang, key = _language(config), (_language(config), page.file.src_uri)
+    lang, default = _language(config), _default(config)
+    key = (lang, page.file.src_uri)
     top = _top.pop(key, None)
     fills = {} if top is None else {pages.TOP_SLOT: top}   # in page order: the top, then each block
-    for slot, block in markers.blocks(_late.pop(key, []), late=True).items():
-        fills[slot] = provider_pages.relative_links(block, page.file.url, lang, _default(config))
+    fills.update(markers.blocks(_late.pop(key, []), late=True,   # links relative to this page
+                                shared=lambda html: provider_pages.relative_links(html, page.file.url, lang, default)))
     if fills and page.content:
         _unfilled[key] = page.content
         page.content = pages.fill_slots(page.content, fills)
     languages = current(ROOT).languages
-    context["atlas_alternates"] = seo.alternates(config.site_url or "", page.url, languages, _default(config))
+    context["atlas_alternates"] = seo.alternates(config.site_url or "", page.url, languages, default)
     context["atlas_og_locale"] = seo.og_locale(lang)
     context["atlas_og_alternates"] = [seo.og_locale(la) for la in languages if la != lang]
     return context
@@ -203,6 +204,7 @@ def on_post_build(*, config: MkDocsConfig) -> None:
     assets.bundle(site)
     _memo.clear()
     tables.forget_cells()   # kept from the tables to the provider pages, which show the same cells
+    provider_pages.forget()
     for lang, html in _not_found.items():
         target = site / ("404.html" if lang == default else f"{lang}/404.html")
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -124,14 +124,16 @@ LATE = ("providers", "reader", "quiz", "i18n")
 
 @dataclass(frozen=True)
 class Late:
-    """A rendered block that goes in only when the page is written (`on_post_page`), so
-    Material's search never parses it. `html` is shared by every page that shows it."""
+    """A rendered block that goes in only after Material's search has indexed the page
+    (`on_page_context`), so search never parses it. `html` is shared by every page that shows it."""
 
     html: str
     ident: str
 
-    def text(self) -> str:
-        return self.html.replace(ID, self.ident)
+    def text(self, shared: Callable[[str], str] | None = None) -> str:
+        """The block for its page: `shared` first (what is the same for many pages, such as
+        links made relative to a folder, done once on the shared HTML), then the page's ids."""
+        return (shared(self.html) if shared else self.html).replace(ID, self.ident)
 
 
 def replace(markdown: str, ctx: Context, swap: bool = True) -> tuple[str, list[str], list[str | Late]]:
@@ -207,9 +209,10 @@ def fill(html: str, slots: list[str | Late], late: bool = False) -> str:
     return fill_slots(html, blocks(slots, late))
 
 
-def blocks(slots: list[str | Late], late: bool = False) -> dict[str, str]:
-    """Each slot comment with its HTML: the early blocks, or with `late` the `Late` ones."""
-    return {SLOT.format(n): block.text() if late else block
+def blocks(slots: list[str | Late], late: bool = False, shared: Callable[[str], str] | None = None) -> dict[str, str]:
+    """Each slot comment with its HTML: the early blocks, or with `late` the `Late` ones
+    (`shared`: see Late.text)."""
+    return {SLOT.format(n): block.text(shared) if late else block
             for n, block in enumerate(slots) if isinstance(block, Late) == late}
 
 

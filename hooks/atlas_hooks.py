@@ -38,6 +38,7 @@ from mkdocs.structure.pages import Page
 
 from atlas import (assets, chooser, glossary, markers, pages, provider_pages, reader, render, sanitize, search_split,
                    seo, tables, translations)
+from atlas import files as atlas_files   # event arguments are called `files` (MkDocs' Files)
 from atlas.cache import atlas_for, current
 from atlas.data import Atlas
 from atlas.problems import DataError
@@ -72,6 +73,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         _status.clear()
         _states.clear()
         markers.forget()
+        atlas_files.forget()
         built = _built(config, atlas)
         found, texts = sanitize.check_docs(ROOT / "docs", ROOT, atlas.languages)
         for path, text in sorted(texts.items()):

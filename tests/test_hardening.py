@@ -179,6 +179,31 @@ def test_bombs_endless_files_and_huge_format_specs_fail_fast_in_bounded_memory(s
     assert "docs/vi/index.md:4: more than 100 alias uses" in out
 
 
+def test_a_file_is_where_its_folder_really_is_until_the_folder_moves(tmp_path):
+    """files.real_file answers as os.path.realpath does (symlinked folders and files, '..',
+    missing files), from the folder's real place remembered for the build; a folder turned
+    into a symlink to outside the repository is caught at the next build (files.forget)."""
+    from atlas import files
+    (tmp_path / "repo/docs/hi").mkdir(parents=True)
+    (tmp_path / "repo/docs/hi/a.md").write_text("x", encoding="utf-8")
+    (tmp_path / "repo/docs/hi/b.md").symlink_to(tmp_path / "repo/docs/hi/a.md")
+    (tmp_path / "repo/docs/vi").symlink_to(tmp_path / "repo/docs/hi")
+    (tmp_path / "repo/docs/en").symlink_to(tmp_path / "repo/docs/hi/deeper", target_is_directory=True)
+    (tmp_path / "repo/docs/hi/deeper").mkdir()
+    for p in ["docs/hi/a.md", "docs/hi/b.md", "docs/vi/a.md", "docs/vi/../hi/a.md", "docs/vi/none.md", "docs/vi", "docs/vi/",
+              "docs/en/../a.md", "docs/./hi/a.md", "docs/hi/.", "docs/hi/.."]:
+        assert files.real_file(f"{tmp_path}/repo/{p}") == os.path.realpath(f"{tmp_path}/repo/{p}"), p
+    files.forget()
+    files.check_inside(tmp_path / "repo/docs/vi/a.md", tmp_path / "repo")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside/a.md").write_text("x", encoding="utf-8")
+    (tmp_path / "repo/docs/vi").unlink()
+    (tmp_path / "repo/docs/vi").symlink_to(tmp_path / "outside")
+    files.forget()
+    with pytest.raises(files.FileProblem, match="points outside the repository"):
+        files.check_inside(tmp_path / "repo/docs/vi/a.md", tmp_path / "repo")
+
+
 def test_a_file_is_read_whole_within_its_limit_even_if_it_grows_after_stat(tmp_path, monkeypatch):
     from atlas import files
     page = tmp_path / "page.md"

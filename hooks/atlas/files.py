@@ -57,20 +57,39 @@ def read_text(path: Path, root: Path, limit: int = MAX_BYTES) -> str:
 
 def check_inside(path: Path, root: Path) -> None:
     """Refuse a path that is a dangling symlink or whose real location is outside `root`."""
-    if os.path.islink(path) and not os.path.exists(path):
+    link = os.path.islink(path)
+    if link and not os.path.exists(path):
         raise FileProblem(f"is a dangling symlink (to {os.readlink(path)})")
-    real, base = os.path.realpath(path), real_path(root)
+    real, base = real_file(path, link), real_path(root)
     if real != base and not real.startswith(base.rstrip(os.sep) + os.sep):   # both absolute and normalized
         raise FileProblem(f"points outside the repository (to {real}); allowed: files inside {base}")
 
 
 def real_path(folder: Path | str) -> str:
-    """The real location of one of the repository's own folders (the repository, docs/),
-    worked out once per process: every page read asked it again."""
+    """The real location of a folder, worked out once per build (see `forget`): every page
+    read asked again for its folder and every folder above it."""
     return _real(os.fspath(folder))
 
 
-@lru_cache(maxsize=16)
+def real_file(path: Path | str, link: bool | None = None) -> str:
+    """os.path.realpath(path): a file that is not a symlink itself is where its folder really
+    is (`link`: whether it is a symlink, when the caller knows)."""
+    raw = os.fspath(path)
+    head, tail = os.path.split(os.path.abspath(raw))
+    # ".." goes up from where a symlinked folder really is, and "a/b/" follows b if it is a
+    # link: realpath itself answers those.
+    if not tail or raw.endswith(os.sep) or ".." in raw.split(os.sep) or (os.path.islink(raw) if link is None else link):
+        return os.path.realpath(raw)
+    return os.path.join(_real(head), tail)
+
+
+def forget() -> None:
+    """Drop the folders' real locations (at the start of each build: a folder may have become
+    a symlink since the last one, under `make serve`)."""
+    _real.cache_clear()
+
+
+@lru_cache(maxsize=1024)
 def _real(folder: str) -> str:
     return os.path.realpath(folder)
 

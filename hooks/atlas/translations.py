@@ -108,7 +108,7 @@ def page_state(docs: Path, abs_src_path: str | None, lang: str,
                known: Mapping[tuple[str, str], PageState] | None = None) -> PageState:
     """State of the page MkDocs is building, given its source file and the build language
     (`known`: `states` worked out for this build)."""
-    src, base = os.path.realpath(abs_src_path or ""), files.real_path(docs)
+    src, base = files.real_file(abs_src_path or ""), files.real_path(docs)
     if not src.startswith(base + os.sep):
         return PageState(lang, os.path.basename(src), True, False, False, None, None)
     folder, _, page = Path(src[len(base) + 1:]).as_posix().partition("/")

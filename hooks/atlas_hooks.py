@@ -164,8 +164,8 @@ def on_page_context(context: dict, *, page: Page, config: MkDocsConfig, nav) -> 
     key = (lang, page.file.src_uri)
     top = _top.pop(key, None)
     fills = {} if top is None else {pages.TOP_SLOT: top}   # in page order: the top, then each block
-    fills.update(markers.blocks(_late.pop(key, []), late=True,   # links relative to this page
-                                shared=lambda html: provider_pages.relative_links(html, page.file.url, lang, default)))
+    for slot, block in markers.blocks(_late.pop(key, []), late=True).items():
+        fills[slot] = provider_pages.relative_links(block, page.file.url, lang, default)
     if fills and page.content:
         _unfilled[key] = page.content
         page.content = pages.fill_slots(page.content, fills)
@@ -206,7 +206,6 @@ def on_post_build(*, config: MkDocsConfig) -> None:
     assets.bundle(site)
     _memo.clear()
     tables.forget_cells()   # kept from the tables to the provider pages, which show the same cells
-    provider_pages.forget()
     for lang, html in _not_found.items():
         target = site / ("404.html" if lang == default else f"{lang}/404.html")
         target.parent.mkdir(parents=True, exist_ok=True)

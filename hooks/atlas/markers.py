@@ -130,10 +130,8 @@ class Late:
     html: str
     ident: str
 
-    def text(self, shared: Callable[[str], str] | None = None) -> str:
-        """The block for its page: `shared` first (what is the same for many pages, such as
-        links made relative to a folder, done once on the shared HTML), then the page's ids."""
-        return (shared(self.html) if shared else self.html).replace(ID, self.ident)
+    def text(self) -> str:
+        return self.html.replace(ID, self.ident)
 
 
 def replace(markdown: str, ctx: Context, swap: bool = True) -> tuple[str, list[str], list[str | Late]]:
@@ -209,10 +207,9 @@ def fill(html: str, slots: list[str | Late], late: bool = False) -> str:
     return fill_slots(html, blocks(slots, late))
 
 
-def blocks(slots: list[str | Late], late: bool = False, shared: Callable[[str], str] | None = None) -> dict[str, str]:
-    """Each slot comment with its HTML: the early blocks, or with `late` the `Late` ones
-    (`shared`: see Late.text)."""
-    return {SLOT.format(n): block.text(shared) if late else block
+def blocks(slots: list[str | Late], late: bool = False) -> dict[str, str]:
+    """Each slot comment with its HTML: the early blocks, or with `late` the `Late` ones."""
+    return {SLOT.format(n): block.text() if late else block
             for n, block in enumerate(slots) if isinstance(block, Late) == late}
 
 

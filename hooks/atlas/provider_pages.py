@@ -16,7 +16,6 @@ import posixpath
 import re
 import secrets
 from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -236,17 +235,9 @@ def remove_stand_ins(site: Path, ids: list[str]) -> None:
 
 def relative_links(html: str, page_url: str, lang: str, default: str = "en") -> str:
     """Turn `atlas-root:` links into links relative to the page, inside its language folder."""
-    return _rooted(html, root_prefix(page_url, lang, default))
-
-
-@lru_cache(maxsize=64)   # a table shared by the pages of one folder is made relative once
-def _rooted(html: str, prefix: str) -> str:
-    return html.replace(f'href="{ROOT_LINK}', f'href="{prefix}') if ROOT_LINK in html else html
-
-
-def forget() -> None:
-    """Drop the tables made relative (once per build, when its tables are dropped)."""
-    _rooted.cache_clear()
+    if ROOT_LINK not in html:
+        return html
+    return html.replace(f'href="{ROOT_LINK}', f'href="{root_prefix(page_url, lang, default)}')
 
 
 def root_prefix(page_url: str, lang: str, default: str = "en") -> str:

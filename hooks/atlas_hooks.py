@@ -57,7 +57,12 @@ _reader: list = []                                     # [Atlas, ReaderData] for
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    """Validate data/ and every page's markers before any language is written."""
+    """Validate data/ and every page's markers before any language is written (once per build:
+    mkdocs-static-i18n runs on_config again for each further language)."""
+    i18n = config.plugins.get("i18n")
+    if i18n is not None and getattr(i18n, "building", False):
+        gc.freeze()   # what the languages built so far keep all build long: out of every collection
+        return config
     try:
         atlas = atlas_for(ROOT)
         gc.freeze()   # the validated data lives all build long: keep it out of every collection
@@ -67,29 +72,27 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if not sanitize.is_http_url(_report_url(config)):
         raise PluginError(f"mkdocs.yml: extra.atlas.report_url: found {_report_url(config)!r}, "
                           "allowed: an http(s) URL without credentials")
-    i18n = config.plugins.get("i18n")
-    if i18n is None or not getattr(i18n, "building", False):   # once, before the first language
-        _memo.clear()
-        _status.clear()
-        _states.clear()
-        markers.forget()
-        atlas_files.forget()
-        built = _built(config, atlas)
-        found, texts = sanitize.check_docs(ROOT / "docs", ROOT, atlas.languages)
-        for path, text in sorted(texts.items()):
-            found += sanitize.front_matter_problems(text, path.relative_to(ROOT).as_posix())
-        if found:
-            raise PluginError("Pages that cannot be built:\n  " + "\n  ".join(map(str, sorted(set(found)))))
-        _states.update(translations.states(ROOT / "docs", atlas.languages, texts))
-        # Each page in each language it will be built in (a fallback page in every language
-        # that lacks it); what is rendered here stays in _memo for the page builds.
-        problems = markers.check_tree(ROOT / "docs", texts, lambda lang: _context(atlas, lang, config),
-                                      languages=lambda path: _languages_of(path, built, _default(config)))
-        avoided = glossary.check_tree(ROOT, tuple(_glossary), tuple(la for la in built if la != "en"), texts)
-        if avoided:
-            raise PluginError("Terms that data/glossary.yaml says to avoid:\n  " + "\n  ".join(avoided))
-        if problems:
-            raise PluginError("Markers that cannot be rendered:\n  " + "\n  ".join(problems))
+    _memo.clear()
+    _status.clear()
+    _states.clear()
+    markers.forget()
+    atlas_files.forget()
+    built = _built(config, atlas)
+    found, texts = sanitize.check_docs(ROOT / "docs", ROOT, atlas.languages)
+    for path, text in sorted(texts.items()):
+        found += sanitize.front_matter_problems(text, path.relative_to(ROOT).as_posix())
+    if found:
+        raise PluginError("Pages that cannot be built:\n  " + "\n  ".join(map(str, sorted(set(found)))))
+    _states.update(translations.states(ROOT / "docs", atlas.languages, texts))
+    # Each page in each language it will be built in (a fallback page in every language
+    # that lacks it); what is rendered here stays in _memo for the page builds.
+    problems = markers.check_tree(ROOT / "docs", texts, lambda lang: _context(atlas, lang, config),
+                                  languages=lambda path: _languages_of(path, built, _default(config)))
+    avoided = glossary.check_tree(ROOT, tuple(_glossary), tuple(la for la in built if la != "en"), texts)
+    if avoided:
+        raise PluginError("Terms that data/glossary.yaml says to avoid:\n  " + "\n  ".join(avoided))
+    if problems:
+        raise PluginError("Markers that cannot be rendered:\n  " + "\n  ".join(problems))
     return config
 
 

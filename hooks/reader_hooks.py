@@ -30,7 +30,10 @@ _loaded: list = []                                          # [Atlas, ReaderData
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    """Validate `discussed_in` and `needs` in data/fields.yaml before anything is written."""
+    """Validate `discussed_in` and `needs` in data/fields.yaml before anything is written (once
+    per build: mkdocs-static-i18n runs on_config again for each further language)."""
+    if getattr(config.plugins.get("i18n"), "building", False):
+        return config
     _reader_data()
     _page_titles.clear()
     return config

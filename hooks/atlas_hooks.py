@@ -63,6 +63,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if i18n is not None and getattr(i18n, "building", False):
         gc.freeze()   # what the languages built so far keep all build long: out of every collection
         return config
+    atlas_files.forget()   # before any file is read: a folder may have become a symlink since the last build
     try:
         atlas = atlas_for(ROOT)
         gc.freeze()   # the validated data lives all build long: keep it out of every collection
@@ -76,7 +77,6 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _status.clear()
     _states.clear()
     markers.forget()
-    atlas_files.forget()
     built = _built(config, atlas)
     found, texts = sanitize.check_docs(ROOT / "docs", ROOT, atlas.languages)
     for path, text in sorted(texts.items()):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -150,6 +151,34 @@ def test_report_url_and_symlinks_out_of_the_tree_are_refused_by_the_build(scratc
     assert result.returncode != 0 and "Traceback" not in out
     assert f"docs/hi/leak.md:1: points outside the repository (to {secret})" in out
     assert not (tmp_path / "site").exists() or not any((tmp_path / "site").rglob("leak.html"))
+
+
+TWO_BUILDS = """
+import logging, os, shutil, sys
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+logging.basicConfig(level=logging.ERROR, format="%(message)s")
+root, outside, site = sys.argv[1:4]
+build(load_config(os.path.join(root, "mkdocs.yml"), site_dir=site, strict=True))
+print("BUILT")
+shutil.move(os.path.join(root, "data"), outside)            # between two builds of one `make serve`,
+os.symlink(outside, os.path.join(root, "data"))             # data/ becomes a link out of the repository
+try:
+    build(load_config(os.path.join(root, "mkdocs.yml"), site_dir=site, strict=True))
+except Exception as exc:
+    print("REFUSED", exc)
+"""
+
+
+def test_a_data_folder_that_becomes_a_symlink_out_of_the_tree_is_refused_by_the_next_build_of_one_process(scratch, tmp_path):
+    """Folders' real locations are remembered within a build only (files.forget): the second
+    build of one process (as under `make serve`) reads data/ again and refuses it."""
+    result = subprocess.run([sys.executable, "-c", TWO_BUILDS, str(scratch), str(tmp_path / "elsewhere"), str(tmp_path / "site")],
+                            capture_output=True, text=True, timeout=300, cwd=scratch,
+                            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(scratch / "hooks")})
+    out = result.stdout + result.stderr
+    assert "BUILT" in out and "REFUSED" in out, out[-2000:]
+    assert re.search(r"data/\w+\.yaml:1: points outside the repository", out), out[-2000:]
 
 
 # --- memory and time -------------------------------------------------------------------------

@@ -220,7 +220,7 @@ def test_a_file_is_where_its_folder_really_is_until_the_folder_moves(tmp_path):
     (tmp_path / "repo/docs/en").symlink_to(tmp_path / "repo/docs/hi/deeper", target_is_directory=True)
     (tmp_path / "repo/docs/hi/deeper").mkdir()
     for p in ["docs/hi/a.md", "docs/hi/b.md", "docs/vi/a.md", "docs/vi/../hi/a.md", "docs/vi/none.md", "docs/vi", "docs/vi/",
-              "docs/en/../a.md", "docs/./hi/a.md", "docs/hi/.", "docs/hi/.."]:
+              "docs/en/../a.md", "docs/./hi/a.md", "docs/hi/.", "docs/hi/..", "docs/vi/.", "docs/vi/./a.md"]:
         assert files.real_file(f"{tmp_path}/repo/{p}") == os.path.realpath(f"{tmp_path}/repo/{p}"), p
     files.forget()
     files.check_inside(tmp_path / "repo/docs/vi/a.md", tmp_path / "repo")

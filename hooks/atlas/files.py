@@ -76,11 +76,15 @@ def real_file(path: Path | str, link: bool | None = None) -> str:
     is (`link`: whether it is a symlink, when the caller knows)."""
     raw = os.fspath(path)
     head, tail = os.path.split(os.path.abspath(raw))
-    # ".." goes up from where a symlinked folder really is, and "a/b/" follows b if it is a
-    # link: realpath itself answers those.
-    if not tail or raw.endswith(os.sep) or ".." in raw.split(os.sep) or (os.path.islink(raw) if link is None else link):
+    # ".." goes up from where a symlinked folder really is, and "a/b/" or "a/b/." follow b if
+    # it is a link: realpath itself answers those.
+    if not tail or raw.endswith(os.sep) or not _DOTS.isdisjoint(raw.split(os.sep)) \
+            or (os.path.islink(raw) if link is None else link):
         return os.path.realpath(raw)
     return os.path.join(_real(head), tail)
+
+
+_DOTS = frozenset({".", ".."})   # path components that are not names
 
 
 def forget() -> None:

@@ -70,9 +70,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         _glossary[:] = glossary.load(ROOT, atlas.languages)
     except DataError as exc:
         raise PluginError(exc.report()) from None
-    if not sanitize.is_http_url(_report_url(config)):
-        raise PluginError(f"mkdocs.yml: extra.atlas.report_url: found {_report_url(config)!r}, "
-                          "allowed: an http(s) URL without credentials")
+    for where, url in _report_urls(config):
+        if not sanitize.is_http_url(url):
+            raise PluginError(f"mkdocs.yml: {where}: found {url!r}, allowed: an http(s) URL without credentials")
     _memo.clear()
     _status.clear()
     _states.clear()
@@ -219,8 +219,25 @@ PERMALINK_TITLE = 'title="Permanent link"'   # the toc extension's default, set 
 
 
 def _report_url(config: MkDocsConfig) -> object:
-    atlas = config.extra.get("atlas")
+    return _report_url_in(config.extra)
+
+
+def _report_url_in(extra: dict) -> object:
+    atlas = extra.get("atlas")
     return atlas.get("report_url", "") if isinstance(atlas, dict) else None
+
+
+def _report_urls(config: MkDocsConfig) -> list[tuple[str, object]]:
+    """(where in mkdocs.yml, value) of extra.atlas.report_url: the site's, and each language's
+    own where it sets one (mkdocs-static-i18n puts a language's `extra` in place, key by key,
+    only when that language is built, after the checks in on_config)."""
+    found = [("extra.atlas.report_url", _report_url(config))]
+    i18n = config.plugins.get("i18n")
+    for language in getattr(getattr(i18n, "config", None), "languages", None) or []:
+        extra = getattr(language, "extra", None)
+        if isinstance(extra, dict) and "atlas" in extra:
+            found.append((f"plugins.i18n.languages ({language.locale}): extra.atlas.report_url", _report_url_in(extra)))
+    return found
 
 
 def _source(page: Page) -> str:

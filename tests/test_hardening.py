@@ -143,6 +143,13 @@ def test_report_url_and_symlinks_out_of_the_tree_are_refused_by_the_build(scratc
     assert result.returncode != 0 and "Traceback" not in out
     assert "mkdocs.yml: extra.atlas.report_url: found 'javascript://github.com/" in out
     edit(scratch / "mkdocs.yml", '"javascript://github.com/cloud-gpu-atlas', '"https://github.com/cloud-gpu-atlas')
+    # a language's own `extra` replaces the site's while that language builds: checked too
+    edit(scratch / "mkdocs.yml", "        - locale: vi\n", "        - locale: vi\n          extra: {atlas: {report_url: 'javascript:alert(1)'}}\n")
+    result = mkdocs_build(scratch, tmp_path / "site")
+    out = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in out
+    assert "mkdocs.yml: plugins.i18n.languages (vi): extra.atlas.report_url: found 'javascript:alert(1)'" in out
+    edit(scratch / "mkdocs.yml", "          extra: {atlas: {report_url: 'javascript:alert(1)'}}\n", "")
     secret = tmp_path / "secret.md"
     secret.write_text("---\ntitle: secret\n---\n# outside\n", encoding="utf-8")
     (scratch / "docs/hi/leak.md").symlink_to(secret)

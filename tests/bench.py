@@ -154,8 +154,10 @@ class Build:
         return usage.ru_utime + usage.ru_stime, wall, peak_kib / 1024
 
     def stop(self) -> None:
+        """End a build still running (a filler, or the other build of a failed pair). Popen's
+        kill() first reaps a build that has just ended, so Popen waits for it, not wait4."""
         self.proc.kill()
-        os.wait4(self.proc.pid, 0)
+        self.proc.wait()
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
@@ -172,16 +174,17 @@ def side_by_side(jobs: list[tuple[Path, str]]) -> list[tuple[float, float, float
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     cpu = (lambda i: cpus[i % len(cpus)]) if len(cpus) >= len(jobs) else (lambda i: None)  # noqa: E731
     running = {}   # pid -> (job index, build, measured)
-    for i, job in enumerate(jobs):
-        b = Build(*job, cpu=cpu(i))
-        running[b.proc.pid] = (i, b, True)
     results: list = [None] * len(jobs)
     try:
+        for i, job in enumerate(jobs):
+            b = Build(*job, cpu=cpu(i))
+            running[b.proc.pid] = (i, b, True)
         while None in results:
             pid, status, usage = os.wait4(-1, 0)
             if pid not in running:
                 continue
             i, b, measured = running.pop(pid)
+            b.proc.returncode = os.waitstatus_to_exitcode(status)   # reaped here, not by Popen
             if measured:
                 results[i] = b.finish(status, usage)
             else:
@@ -189,9 +192,12 @@ def side_by_side(jobs: list[tuple[Path, str]]) -> list[tuple[float, float, float
             if None in results:   # keep the other build company
                 filler = Build(*jobs[i], cpu=cpu(i))
                 running[filler.proc.pid] = (i, filler, False)
-    finally:
+    finally:   # every build still running is ended, whatever stopped the round
         for _, b, _ in running.values():
-            b.stop()
+            try:
+                b.stop()
+            except OSError:
+                pass
     return results
 
 

@@ -15,14 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
-
-# Property tests draw new examples on every local run, to keep looking; CI draws the same ones
-# every time, so that its verdict on a commit is the commit's, not the luck of a draw. (A draw
-# once found an input no realistic page has, on a run that changed nothing near that code.)
-settings.register_profile("ci", derandomize=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "hooks"))

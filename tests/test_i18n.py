@@ -211,12 +211,17 @@ def test_states_from_pages_read_once_agree_with_states_from_the_files(scratch):
     en = docs / "en/guides/storage.md"
     en.write_text(en.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
     (docs / "vi/guides/gpu-sharing.md").unlink()
+    (docs / "en/.draft.md").write_text("---\ntitle: Draft\n---\n# Draft\n", encoding="utf-8")   # not built, not counted
+    (scratch / "shared").mkdir()   # a folder kept elsewhere in the repository, linked in: built, so counted
+    (scratch / "shared/extra.md").write_text("---\ntitle: Extra\n---\n# Extra\n", encoding="utf-8")
+    (docs / "en/more").symlink_to(scratch / "shared", target_is_directory=True)
     _, texts = sanitize.check_docs(docs, scratch, ("en", "hi", "vi"))
     known = translations.states(docs, ("en", "hi", "vi"), texts)
     pages = translations.english_pages(docs)
     assert sorted({page for _, page in known}) == pages
     assert known == {(lang, page): translations.state(docs, lang, page) for lang in ("en", "hi", "vi") for page in pages}
     assert known[("hi", "guides/storage.md")].outdated and known[("vi", "guides/gpu-sharing.md")].fallback
+    assert "more/extra.md" in pages and ".draft.md" not in pages
 
 
 # --- make i18n on a scratch copy -----------------------------------------------------------

@@ -28,8 +28,10 @@ class PageState:
 
 
 def english_pages(docs: Path) -> list[str]:
-    """Every English page, relative to docs/en, in a stable order."""
-    return sorted(p.relative_to(docs / "en").as_posix() for p in (docs / "en").rglob("*.md"))
+    """Every English page, relative to docs/en, in a stable order: the pages the build reads
+    (sanitize.check_docs walks the same way: no dotfiles, symlinked folders that stay inside)."""
+    found, _ = files.walk(docs / "en", docs.parent, ".md")
+    return sorted(p.relative_to(docs / "en").as_posix() for p in found)
 
 
 def front_matter(text: str) -> dict:

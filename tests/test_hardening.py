@@ -137,27 +137,30 @@ def test_unknown_fact_is_still_checked_for_urls_and_dates(scratch):
 
 
 def test_report_url_and_symlinks_out_of_the_tree_are_refused_by_the_build(scratch, tmp_path):
-    edit(scratch / "mkdocs.yml", '"https://github.com/cloud-gpu-atlas', '"javascript://github.com/cloud-gpu-atlas')
-    result = mkdocs_build(scratch, tmp_path / "site")
-    out = result.stdout + result.stderr
-    assert result.returncode != 0 and "Traceback" not in out
-    assert "mkdocs.yml: extra.atlas.report_url: found 'javascript://github.com/" in out
-    edit(scratch / "mkdocs.yml", '"javascript://github.com/cloud-gpu-atlas', '"https://github.com/cloud-gpu-atlas')
+    def refused(old: str, new: str, message: str) -> None:   # mkdocs.yml edited, built, put back
+        edit(scratch / "mkdocs.yml", old, new)
+        out = failed_build_output(scratch, tmp_path)
+        assert message in out, out[-2000:]
+        edit(scratch / "mkdocs.yml", new, old)
+
+    refused('"https://github.com/cloud-gpu-atlas', '"javascript://github.com/cloud-gpu-atlas',
+            "mkdocs.yml: extra.atlas.report_url: found 'javascript://github.com/")
     # a language's own `extra` replaces the site's while that language builds: checked too
-    edit(scratch / "mkdocs.yml", "        - locale: vi\n", "        - locale: vi\n          extra: {atlas: {report_url: 'javascript:alert(1)'}}\n")
-    result = mkdocs_build(scratch, tmp_path / "site")
-    out = result.stdout + result.stderr
-    assert result.returncode != 0 and "Traceback" not in out
-    assert "mkdocs.yml: plugins.i18n.languages (vi): extra.atlas.report_url: found 'javascript:alert(1)'" in out
-    edit(scratch / "mkdocs.yml", "          extra: {atlas: {report_url: 'javascript:alert(1)'}}\n", "")
+    refused("        - locale: vi\n", "        - locale: vi\n          extra: {atlas: {report_url: 'javascript:alert(1)'}}\n",
+            "mkdocs.yml: plugins.i18n.languages (vi): extra.atlas.report_url: found 'javascript:alert(1)'")
     secret = tmp_path / "secret.md"
     secret.write_text("---\ntitle: secret\n---\n# outside\n", encoding="utf-8")
     (scratch / "docs/hi/leak.md").symlink_to(secret)
+    assert f"docs/hi/leak.md:1: points outside the repository (to {secret})" in failed_build_output(scratch, tmp_path)
+    assert not (tmp_path / "site").exists() or not any((tmp_path / "site").rglob("leak.html"))
+
+
+def failed_build_output(scratch: Path, tmp_path: Path) -> str:
+    """What a build of `scratch` printed; it must have failed, without a traceback."""
     result = mkdocs_build(scratch, tmp_path / "site")
     out = result.stdout + result.stderr
-    assert result.returncode != 0 and "Traceback" not in out
-    assert f"docs/hi/leak.md:1: points outside the repository (to {secret})" in out
-    assert not (tmp_path / "site").exists() or not any((tmp_path / "site").rglob("leak.html"))
+    assert result.returncode != 0 and "Traceback" not in out, out[-2000:]
+    return out
 
 
 TWO_BUILDS = """

@@ -201,6 +201,7 @@ def test_bombs_endless_files_and_huge_format_specs_fail_fast_in_bounded_memory(s
     (scratch / "data/quizzes/storage.yaml").write_text(BOMB, encoding="utf-8")
     (scratch / "data/keep-terms.yaml").unlink()
     (scratch / "data/keep-terms.yaml").symlink_to("/dev/zero")
+    (scratch / "docs/hi/.notes.md").symlink_to("/dev/zero")   # a dotfile is never built, so never read
     edit(scratch / "data/i18n/hi.yaml", "{minutes}", "{minutes:>100000000}")
     page = scratch / "docs/vi/index.md"
     page.write_text(page.read_text(encoding="utf-8").replace("---\n", "---\nx:\n  " + BOMB.replace("\n", "\n  ")[:-2], 1),

@@ -16,6 +16,7 @@ from typing import Mapping
 
 
 
+from . import files as repo_files
 from . import yamlsrc
 from .problems import DataError, Problem
 
@@ -190,13 +191,16 @@ def check_tree(root: Path, terms: tuple[Term, ...], languages: tuple[str, ...] =
     from .pages import prose_lines   # pages imports markupsafe only; kept local to stay light
     found = []
     for lang in languages:
-        files = [(p, prose_lines) for p in sorted((root / "docs" / lang).rglob("*.md"))]
+        # The pages the build reads (files.walk: no dotfiles, nothing that leaves the repository),
+        # each read as the build reads it (bounded, strict UTF-8): a link to /dev/zero fails there.
+        pages, _ = repo_files.walk(root / "docs" / lang, root, ".md")
+        files = [(p, prose_lines) for p in sorted(pages)]
         files += [(p, _yaml_text_lines) for p in [root / "data" / "i18n" / f"{lang}.yaml",
                                                   *sorted((root / "data" / "quizzes" / lang).glob("*.yaml"))]]
         for path, lines_of in files:
             try:
-                text = texts[path] if texts and path in texts else path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                text = texts[path] if texts and path in texts else repo_files.read_text(path, root)
+            except (OSError, repo_files.FileProblem):
                 continue   # reported by the loaders that own these files
             rel = path.relative_to(root).as_posix()
             for n, variant, preferred in find_avoided(lines_of(text), lang, terms):

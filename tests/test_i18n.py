@@ -266,3 +266,12 @@ def test_make_i18n_lists_outdated_pages_without_failing(scratch):
     assert result.returncode == 0, result.stdout
     assert "outdated: docs/hi/guides/storage.md: outdated" in result.stdout
     assert "outdated: docs/vi/guides/storage.md: outdated" in result.stdout
+
+
+def test_structure_is_compared_only_between_pages_read_safely(tmp_path):
+    """make i18n compares skeletons from the texts check_docs read; a page it refused (too big, a
+    link out of the repository) is not read again here, however it is named."""
+    big = tmp_path / "big.md"
+    big.symlink_to("/dev/zero")
+    en = ROOT / "docs/en/guides/storage.md"
+    assert structure.compare(en, big, {en: en.read_text(encoding="utf-8")}) == []

@@ -46,7 +46,9 @@ def _code_blocks(text: str) -> list[tuple[str, str]]:
 def compare(english: Path, translated: Path, texts: dict[Path, str] | None = None) -> list[tuple[int, str]]:
     """(line, message) for each way the translation's skeleton differs from English
     (`texts`: the pages' text already read, by path)."""
-    read = lambda p: texts[p] if texts and p in texts else p.read_text(encoding="utf-8")  # noqa: E731
+    if texts is not None and (english not in texts or translated not in texts):
+        return []   # a page that could not be read safely: check_docs has said why
+    read = lambda p: texts[p] if texts is not None else p.read_text(encoding="utf-8")  # noqa: E731
     en, tr = skeleton(read(english)), skeleton(read(translated))
     lines = read(translated).splitlines()
     out = []

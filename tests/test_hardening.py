@@ -171,8 +171,9 @@ logging.basicConfig(level=logging.ERROR, format="%(message)s")
 root, outside, site = sys.argv[1:4]
 build(load_config(os.path.join(root, "mkdocs.yml"), site_dir=site, strict=True))
 print("BUILT")
-shutil.move(os.path.join(root, "data"), outside)            # between two builds of one `make serve`,
-os.symlink(outside, os.path.join(root, "data"))             # data/ becomes a link out of the repository
+what = sys.argv[4]                                          # between two builds of one `make serve`,
+shutil.move(os.path.join(root, what), outside)              # data/ or a file in it becomes a link
+os.symlink(outside, os.path.join(root, what))               # out of the repository
 try:
     build(load_config(os.path.join(root, "mkdocs.yml"), site_dir=site, strict=True))
 except Exception as exc:
@@ -180,15 +181,18 @@ except Exception as exc:
 """
 
 
-def test_a_data_folder_that_becomes_a_symlink_out_of_the_tree_is_refused_by_the_next_build_of_one_process(scratch, tmp_path):
-    """Folders' real locations are remembered within a build only (files.forget): the second
-    build of one process (as under `make serve`) reads data/ again and refuses it."""
-    result = subprocess.run([sys.executable, "-c", TWO_BUILDS, str(scratch), str(tmp_path / "elsewhere"), str(tmp_path / "site")],
+@pytest.mark.parametrize("what, refused", [("data", r"data/\w+\.yaml"), ("data/providers.yaml", r"data/providers\.yaml")])
+def test_data_that_becomes_a_symlink_out_of_the_tree_is_refused_by_the_next_build_of_one_process(scratch, tmp_path, what, refused):
+    """Folders' real locations are remembered within a build only (files.forget), and validated
+    data only while each file is the same file (cache.atlas_for): the second build of one
+    process (as under `make serve`) reads data/ again and refuses it, even a moved file with the
+    time it had."""
+    result = subprocess.run([sys.executable, "-c", TWO_BUILDS, str(scratch), str(tmp_path / "elsewhere"), str(tmp_path / "site"), what],
                             capture_output=True, text=True, timeout=300, cwd=scratch,
                             env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(scratch / "hooks")})
     out = result.stdout + result.stderr
     assert "BUILT" in out and "REFUSED" in out, out[-2000:]
-    assert re.search(r"data/\w+\.yaml:1: points outside the repository", out), out[-2000:]
+    assert re.search(refused + r":1: points outside the repository", out), out[-2000:]
 
 
 # --- memory and time -------------------------------------------------------------------------

@@ -33,9 +33,12 @@ def current(root: Path) -> Atlas:
     return hit[1] if hit else atlas_for(root)
 
 
-def _mtime(path: Path) -> int:
-    """Modification time, or -1 for a path that cannot be read (load_atlas says why)."""
+def _mtime(path: Path) -> tuple[int, int]:
+    """Modification time (of what the path leads to) and the path's own inode, or -1s for a
+    path that cannot be read (load_atlas says why). The inode changes when a file is replaced,
+    by a symlink too: a link out of the repository to a copy with the same time is read, and
+    refused, rather than taken for the file validated before."""
     try:
-        return path.stat().st_mtime_ns
+        return path.stat().st_mtime_ns, path.lstat().st_ino
     except OSError:
-        return -1
+        return -1, -1

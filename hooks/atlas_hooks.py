@@ -52,6 +52,7 @@ _unfilled: dict[tuple[str, str], str] = {}             # (language, page) -> con
 _memo: dict[str, dict] = {}                            # language -> marker -> HTML, for one build
 _status: list = []                                     # translations.summary, once per build
 _states: dict = {}                                     # (language, page) -> translation state, per build
+_report: dict[str, str] = {}                           # language ("" for the site's) -> report_url, per build
 _glossary: list[glossary.Term] = []                    # validated data/glossary.yaml, per process
 _reader: list = []                                     # [Atlas, ReaderData] for reader:choose
 
@@ -70,9 +71,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         _glossary[:] = glossary.load(ROOT, atlas.languages)
     except DataError as exc:
         raise PluginError(exc.report()) from None
-    for where, url in _report_urls(config):
+    _report.clear()
+    for where, lang, url in _report_urls(config):
         if not sanitize.is_http_url(url):
             raise PluginError(f"mkdocs.yml: {where}: found {url!r}, allowed: an http(s) URL without credentials")
+        _report[lang] = str(url)
     _memo.clear()
     _status.clear()
     _states.clear()
@@ -227,16 +230,18 @@ def _report_url_in(extra: dict) -> object:
     return atlas.get("report_url", "") if isinstance(atlas, dict) else None
 
 
-def _report_urls(config: MkDocsConfig) -> list[tuple[str, object]]:
-    """(where in mkdocs.yml, value) of extra.atlas.report_url: the site's, and each language's
-    own where it sets one (mkdocs-static-i18n puts a language's `extra` in place, key by key,
-    only when that language is built, after the checks in on_config)."""
-    found = [("extra.atlas.report_url", _report_url(config))]
+def _report_urls(config: MkDocsConfig) -> list[tuple[str, str, object]]:
+    """(where in mkdocs.yml, language or "" for the site's, value) of extra.atlas.report_url: the
+    site's, and each language's own where it sets one (mkdocs-static-i18n puts a language's
+    `extra` in place, key by key, only when that language is built, after the checks and the
+    markers rendered in on_config)."""
+    found = [("extra.atlas.report_url", "", _report_url(config))]
     i18n = config.plugins.get("i18n")
     for language in getattr(getattr(i18n, "config", None), "languages", None) or []:
         extra = getattr(language, "extra", None)
         if isinstance(extra, dict) and "atlas" in extra:
-            found.append((f"plugins.i18n.languages ({language.locale}): extra.atlas.report_url", _report_url_in(extra)))
+            found.append((f"plugins.i18n.languages ({language.locale}): extra.atlas.report_url", language.locale,
+                          _report_url_in(extra)))
     return found
 
 
@@ -250,7 +255,8 @@ def _source(page: Page) -> str:
 
 def _context(atlas: Atlas, lang: str, config: MkDocsConfig) -> markers.Context:
     status = lambda: translations.render_status(atlas, ROOT / "docs", lang, _summary(atlas))  # noqa: E731
-    return markers.Context(atlas, lang, _today(), str(_report_url(config)),
+    report_url = _report.get(lang) or _report.get("") or str(_report_url(config))   # the language's own first
+    return markers.Context(atlas, lang, _today(), report_url,
                            extra={"status": status,
                                   "choose": lambda: chooser.render_chooser(atlas, _reader_data(atlas), lang)},
                            terms=tuple(_glossary), memo=_memo.setdefault(lang, {}))

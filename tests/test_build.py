@@ -257,3 +257,20 @@ def test_status_page_shows_every_language(built_site, lang, heading):
     html = page(built_site, lang, "status.html")
     assert f'<th scope="col">{heading}</th>' in html
     assert len(re.findall(r'<tr data-lang="(en|hi|vi)">', html)) == 3
+
+
+def test_a_language_with_its_own_report_url_uses_it_in_tables_and_provider_pages(scratch, tmp_path):
+    """mkdocs-static-i18n puts a language's own `extra` in place only while that language builds;
+    tables are rendered before the first language, so they take the language's URL from
+    mkdocs.yml themselves, and agree with the provider pages."""
+    yml = scratch / "mkdocs.yml"
+    yml.write_text(yml.read_text(encoding="utf-8").replace(
+        "        - locale: vi\n", "        - locale: vi\n          extra: {atlas: {report_url: 'https://vi.example.org/report'}}\n", 1),
+        encoding="utf-8")
+    result = mkdocs_build(scratch, tmp_path / "site")
+    assert result.returncode == 0, result.stderr[-3000:]
+    site = tmp_path / "site"
+    for page in ("compare/docker.html", "providers/aws.html"):
+        vi, en = (site / "vi" / page).read_text(encoding="utf-8"), (site / page).read_text(encoding="utf-8")
+        assert 'href="https://vi.example.org/report"' in vi and "github.com/cloud-gpu-atlas/cloud-gpu-atlas/issues/new" not in vi, page
+        assert "vi.example.org" not in en and "github.com/cloud-gpu-atlas/cloud-gpu-atlas/issues/new" in en, page

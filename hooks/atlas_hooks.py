@@ -71,11 +71,13 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         _glossary[:] = glossary.load(ROOT, atlas.languages)
     except DataError as exc:
         raise PluginError(exc.report()) from None
+    reports = _report_urls(config)
+    bad = [f"mkdocs.yml: {where}: found {url!r}, allowed: an http(s) URL without credentials"
+           for where, url in [(where, url) for where, _, url in reports] + _site_urls(config) if not sanitize.is_http_url(url)]
+    if bad:
+        raise PluginError("\n".join(bad))
     _report.clear()
-    for where, lang, url in _report_urls(config):
-        if not sanitize.is_http_url(url):
-            raise PluginError(f"mkdocs.yml: {where}: found {url!r}, allowed: an http(s) URL without credentials")
-        _report[lang] = str(url)
+    _report.update({lang: str(url) for _, lang, url in reports})
     _memo.clear()
     _status.clear()
     _states.clear()
@@ -236,13 +238,28 @@ def _report_urls(config: MkDocsConfig) -> list[tuple[str, str, object]]:
     `extra` in place, key by key, only when that language is built, after the checks and the
     markers rendered in on_config)."""
     found = [("extra.atlas.report_url", "", _report_url(config))]
-    i18n = config.plugins.get("i18n")
-    for language in getattr(getattr(i18n, "config", None), "languages", None) or []:
+    for language in _languages_configured(config):
         extra = getattr(language, "extra", None)
         if isinstance(extra, dict) and "atlas" in extra:
             found.append((f"plugins.i18n.languages ({language.locale}): extra.atlas.report_url", language.locale,
                           _report_url_in(extra)))
     return found
+
+
+def _site_urls(config: MkDocsConfig) -> list[tuple[str, object]]:
+    """(where, value) of each site_url a page's links are made from: the site's (mkdocs.yml or
+    ATLAS_SITE_URL), when set, and each language's own (mkdocs-static-i18n sets that one past
+    MkDocs' own check of the option)."""
+    found = [("site_url (mkdocs.yml or ATLAS_SITE_URL)", config.site_url)] if config.site_url else []
+    for language in _languages_configured(config):
+        if getattr(language, "site_url", None) is not None:
+            found.append((f"plugins.i18n.languages ({language.locale}): site_url", language.site_url))
+    return found
+
+
+def _languages_configured(config: MkDocsConfig) -> list:
+    """mkdocs-static-i18n's language entries in mkdocs.yml (none without the plugin)."""
+    return list(getattr(getattr(config.plugins.get("i18n"), "config", None), "languages", None) or [])
 
 
 def _source(page: Page) -> str:

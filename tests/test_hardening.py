@@ -148,6 +148,11 @@ def test_report_url_and_symlinks_out_of_the_tree_are_refused_by_the_build(scratc
     # a language's own `extra` replaces the site's while that language builds: checked too
     refused("        - locale: vi\n", "        - locale: vi\n          extra: {atlas: {report_url: 'javascript:alert(1)'}}\n",
             "mkdocs.yml: plugins.i18n.languages (vi): extra.atlas.report_url: found 'javascript:alert(1)'")
+    assert ("mkdocs.yml: site_url (mkdocs.yml or ATLAS_SITE_URL): found 'https://user:secret@evil.example/'"
+            in failed_build_output(scratch, tmp_path, site_url="https://user:secret@evil.example/"))
+    # and so does a language's own site_url, which its canonical and alternate links are made from
+    refused("        - locale: vi\n", "        - locale: vi\n          site_url: 'https://user:secret@evil.example/'\n",
+            "mkdocs.yml: plugins.i18n.languages (vi): site_url: found 'https://user:secret@evil.example/'")
     secret = tmp_path / "secret.md"
     secret.write_text("---\ntitle: secret\n---\n# outside\n", encoding="utf-8")
     (scratch / "docs/hi/leak.md").symlink_to(secret)
@@ -155,9 +160,9 @@ def test_report_url_and_symlinks_out_of_the_tree_are_refused_by_the_build(scratc
     assert not (tmp_path / "site").exists() or not any((tmp_path / "site").rglob("leak.html"))
 
 
-def failed_build_output(scratch: Path, tmp_path: Path) -> str:
+def failed_build_output(scratch: Path, tmp_path: Path, **build) -> str:
     """What a build of `scratch` printed; it must have failed, without a traceback."""
-    result = mkdocs_build(scratch, tmp_path / "site")
+    result = mkdocs_build(scratch, tmp_path / "site", **build)
     out = result.stdout + result.stderr
     assert result.returncode != 0 and "Traceback" not in out, out[-2000:]
     return out

@@ -63,6 +63,17 @@ def test_a_need_with_a_value_the_field_does_not_have_is_reported_with_its_line(s
     assert f"data/fields.yaml:{line}: need 'mig': values found ['yes', 'maybe']" in err.value.report()
 
 
+def test_discussed_in_names_only_pages_the_build_reads(scratch):
+    """A dotfile under docs/en is never built: a provider page must not link to it."""
+    (scratch / "docs/en/.draft.md").write_text("---\ntitle: Draft\n---\n# Draft\n", encoding="utf-8")
+    path = scratch / "data/fields.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("  mig: [compare/sharing.md,", "  mig: [.draft.md, compare/sharing.md,"),
+                    encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        reader.load(scratch, load_atlas(scratch))
+    assert "discussed_in, field 'mig': found ['.draft.md'], allowed: pages under docs/en/" in err.value.report()
+
+
 def test_unknown_is_never_a_match(atlas, data):
     need = next(n for n in data.needs if n.id == "mps")
     for p in atlas.providers:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from . import yamlsrc
+from . import files, yamlsrc
 from .data import Atlas, Provider
 from .problems import DataError, Problem
 
@@ -119,5 +119,8 @@ def meets(provider: Provider, need: Need, item: str | None = None) -> str:
 
 
 def _english_pages(root: Path) -> set[str]:
+    """The English pages the build reads (files.walk: no dotfiles, linked folders that stay in
+    the repository), so `discussed_in` can name only pages that are built."""
     base = root / "docs" / "en"
-    return {p.relative_to(base).as_posix() for p in base.rglob("*.md")}
+    found, _ = files.walk(base, root, ".md")
+    return {p.relative_to(base).as_posix() for p in found}

@@ -136,10 +136,14 @@ class Build:
         self.scratch = Path(tempfile.mkdtemp(prefix="atlas-bench-", dir=SITES))
         self.start = time.perf_counter()
         with open(self.scratch / "stderr.txt", "wb") as err:
-            self.proc = subprocess.Popen([str(BIN / "python"), "-c", RUN, str(self.scratch / "status.txt"), "build",
-                                          "--strict", "--site-dir", str(self.scratch / "site")],
-                                         cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=err,
-                                         preexec_fn=None if cpu is None else (lambda: os.sched_setaffinity(0, {cpu})))
+            try:
+                self.proc = subprocess.Popen([str(BIN / "python"), "-c", RUN, str(self.scratch / "status.txt"), "build",
+                                              "--strict", "--site-dir", str(self.scratch / "site")],
+                                             cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=err,
+                                             preexec_fn=None if cpu is None else (lambda: os.sched_setaffinity(0, {cpu})))
+            except BaseException:
+                shutil.rmtree(self.scratch, ignore_errors=True)
+                raise
 
     def finish(self, status: int, usage) -> tuple[float, float, float]:
         """CPU seconds, wall seconds and peak MiB, from what wait4 returned for the build."""
@@ -156,9 +160,11 @@ class Build:
     def stop(self) -> None:
         """End a build still running (a filler, or the other build of a failed pair). Popen's
         kill() first reaps a build that has just ended, so Popen waits for it, not wait4."""
-        self.proc.kill()
-        self.proc.wait()
-        shutil.rmtree(self.scratch, ignore_errors=True)
+        try:
+            self.proc.kill()
+            self.proc.wait()
+        finally:
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 def side_by_side(jobs: list[tuple[Path, str]]) -> list[tuple[float, float, float]]:

@@ -157,7 +157,7 @@ def test_report_url_and_symlinks_out_of_the_tree_are_refused_by_the_build(scratc
     secret.write_text("---\ntitle: secret\n---\n# outside\n", encoding="utf-8")
     (scratch / "docs/hi/leak.md").symlink_to(secret)
     assert f"docs/hi/leak.md:1: points outside the repository (to {secret})" in failed_build_output(scratch, tmp_path)
-    assert not (tmp_path / "site").exists() or not any((tmp_path / "site").rglob("leak.html"))
+    assert not (tmp_path / "site").exists()   # the build stopped before writing anything
 
 
 def failed_build_output(scratch: Path, tmp_path: Path, **build) -> str:

@@ -10,6 +10,7 @@ import datetime as dt
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -251,6 +252,15 @@ def test_a_file_is_where_its_folder_really_is_until_the_folder_moves(tmp_path):
     files.forget()
     with pytest.raises(files.FileProblem, match="points outside the repository"):
         files.check_inside(tmp_path / "repo/docs/vi/a.md", tmp_path / "repo")
+
+
+def test_make_i18n_run_twice_in_one_process_sees_a_folder_that_became_a_symlink_out(scratch, tmp_path, capsys):
+    status, _ = i18n(scratch, capsys)
+    assert status == 0
+    shutil.move(scratch / "data/i18n", tmp_path / "i18n")   # the words files' folder, linked back from outside
+    (scratch / "data/i18n").symlink_to(tmp_path / "i18n", target_is_directory=True)
+    status, out = i18n(scratch, capsys)
+    assert status == 1 and "data/i18n/en.yaml:1: points outside the repository" in out, out[-2000:]
 
 
 def test_a_file_is_read_whole_within_its_limit_even_if_it_grows_after_stat(tmp_path, monkeypatch):

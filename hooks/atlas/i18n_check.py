@@ -64,6 +64,7 @@ def keep_terms(root: Path, problems: list[Problem] | None = None) -> frozenset[s
 
 def check(root: Path = ROOT, languages: tuple[str, ...] = LANGUAGES) -> Report:
     """Run every translation check under `root`."""
+    files.forget()   # folders' real locations are worked out afresh for each run, as for each build
     report = Report()
     docs = root / "docs"
     atlas = None

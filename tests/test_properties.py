@@ -59,7 +59,10 @@ def render_all(text: str) -> str:
     """Everything data becomes in a page, with `text` in every text field of language hi."""
     a = atlas()
     text = text.replace("{", "(").replace("}", ")")   # braces are placeholders, checked by the loader
-    words = {**a.words, "hi": MappingProxyType({k: text for k in a.words["hi"]})}
+    # The quiz's own verdict words differ from the feedback they precede (quizzes.py refuses a
+    # feedback that opens with one, a content rule this test is not about); still hostile text.
+    verdicts = ("quiz.correct", "quiz.incorrect", "quiz.partly")
+    words = {**a.words, "hi": MappingProxyType({k: f"[{k}] {text}" if k in verdicts else text for k in a.words["hi"]})}
     tree = lambda t: {k: tree(v) for k, v in t.items()} if isinstance(t, dict) else text  # noqa: E731
     quiz_words = {**a.quiz_words, "hi": MappingProxyType({q: tree(dict(t)) for q, t in a.quiz_words["hi"].items()})}
     providers = tuple(Provider(p.id, text, p.homepage, p.category, p.facts) for p in a.providers)

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import hashlib
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from .data import Atlas, Provider
@@ -10,6 +12,24 @@ from .render import local_date, pieces, render
 
 class QuizError(ValueError):
     """A quiz marker that cannot be rendered; the message says why and what is allowed."""
+
+
+# The quiz script says the verdict itself (`quiz.correct`, `quiz.incorrect`, `quiz.partly`)
+# before the chosen option's feedback and the explanation, so a feedback or explanation that
+# opens with a verdict word is heard twice ("Correct. Right, …"). These words, and each
+# language's own verdict words, may not open one. Compared without case or nukta, in NFC.
+VERDICT_WORDS = {
+    "en": ("correct", "incorrect", "right", "wrong", "not quite", "not correct", "partly right",
+           "partly correct", "partially correct", "exactly", "true", "false", "yes", "no"),
+    "hi": ("सही", "गलत", "सही नहीं", "आंशिक रूप से सही", "बिल्कुल सही", "बिलकुल सही", "ठीक", "हाँ", "हां",
+           "नहीं", "यह उत्तर सही नहीं है"),
+    "vi": ("đúng", "sai", "chính xác", "chưa đúng", "không đúng", "chưa chính xác", "không chính xác",
+           "đúng một phần", "đúng rồi", "sai rồi", "có", "không"),
+}
+# What may follow the word for it to be a verdict: sentence or clause punctuation, a spaced
+# dash, or nothing ("Right-sizing" and "Sai số" are not verdicts).
+_AFTER_VERDICT = re.compile(r"\s*(?:[.,:;!?\u2026\u0964\u0965\u2014\u2013]|$)|\s+-")
+_OPENING = " \t\"'\u201c\u2018\u00ab(*_"
 
 
 @dataclass(frozen=True)
@@ -40,13 +60,17 @@ def authored(atlas: Atlas, lang: str, quiz_id: str) -> tuple[str, list[RenderedQ
     if quiz_id not in atlas.quizzes:
         raise QuizError(f"unknown quiz '{quiz_id}', allowed: {', '.join(sorted(atlas.quizzes)) or 'none defined'}")
     words = atlas.quiz_words[lang][quiz_id]
-    out = []
+    out, found = [], []
     for q in atlas.quizzes[quiz_id]:
         t = words["questions"][q.id]
+        where = f"data/quizzes/{lang}/{quiz_id}.yaml: question '{q.id}'"
+        found += _verdict_found(atlas, lang, [(f"{where}, feedback '{o}'", str(t["feedback"][o])) for o in q.options]
+                                + [(f"{where}, explanation", str(t["explanation"]))])
         out.append(RenderedQuestion(
             id=q.id, text=t["question"], explanation=t["explanation"], multiple=q.multiple,
             options=tuple(Option(o, str(t["options"][o]), str(t["feedback"][o]), o in q.correct) for o in q.options),
         ))
+    _refuse_verdicts(atlas, lang, found)
     return words["title"], out
 
 
@@ -68,6 +92,8 @@ def generated(atlas: Atlas, lang: str, field: str, count: int) -> list[RenderedQ
     if not 1 <= count <= len(right):
         raise QuizError(f"count={count} for feature '{field}', allowed: 1 to {len(right)}")
     base = f"quiz.generated.{field}"
+    _refuse_verdicts(atlas, lang, _verdict_found(atlas, lang, [
+        (f"data/i18n/{lang}.yaml: key '{base}.{part}'", atlas.words[lang][f"{base}.{part}"]) for part in ("right", "wrong")]))
     out = []
     for n in range(count):
         answer = right[n]
@@ -96,6 +122,55 @@ def render_quiz(atlas: Atlas, lang: str, *, quiz_key: str, title: str,
     return render("quiz.html", key=quiz_key, lang=lang, title=title, questions=questions, t=t,
                   label=t("region_label", title=title), source_line=pieces(atlas.t(lang, "quiz.source_line")),
                   answers=lambda q: ", ".join(o.text for o in q.options if o.correct))
+
+
+def opening_verdict(text: str, lang: str, also: tuple[str, ...] = ()) -> str | None:
+    """The verdict word `text` opens with in `lang` (one of VERDICT_WORDS or `also`), as
+    written in `text`, or None."""
+    def norm(s: str) -> str:
+        return unicodedata.normalize("NFC", s).replace("\u093c", "").casefold()
+    body = text.lstrip(_OPENING)
+    folded = norm(body)
+    for word in sorted({norm(w) for w in (*VERDICT_WORDS.get(lang, ()), *also) if w.strip()}, key=len, reverse=True):
+        if folded.startswith(word) and _AFTER_VERDICT.match(folded, len(word)):
+            return _prefix(body, word, norm)
+    return None
+
+
+def _verdict_found(atlas: Atlas, lang: str, texts: list[tuple[str, str]]) -> list[str]:
+    """One line for each (where, text) of `texts` whose text opens with a verdict word."""
+    out = []
+    for where, text in texts:
+        word = opening_verdict(text, lang, _own_verdicts(atlas, lang))
+        if word:
+            shown = text if len(text) <= 60 else text[:60] + "…"
+            out.append(f"{where} opens with the verdict word '{word}': found {shown!r}")
+    return out
+
+
+def _own_verdicts(atlas: Atlas, lang: str) -> tuple[str, ...]:
+    """The verdicts the quiz says in `lang`, up to their first punctuation: "Partly right"."""
+    return tuple(re.split(r"[.,:;!?\u0964]", atlas.words[lang].get(f"quiz.{k}", ""))[0].strip()
+                 for k in ("correct", "incorrect", "partly"))
+
+
+def _refuse_verdicts(atlas: Atlas, lang: str, found: list[str]) -> None:
+    """Stop with every text in `found`, saying which verdicts the quiz gives itself."""
+    if found:
+        said = ", ".join(repr(w) for w in _own_verdicts(atlas, lang))
+        n = len(found)
+        raise QuizError(f"{n} quiz text{'s' * (n != 1)} open{'s' * (n == 1)} with a verdict, which the reader would "
+                        f"get twice: the quiz itself says {said} (quiz.correct, quiz.incorrect, quiz.partly in "
+                        f"data/i18n/{lang}.yaml) before the feedback. Allowed: start with the reason itself.\n  "
+                        + "\n  ".join(found))
+
+
+def _prefix(text: str, word: str, norm) -> str:
+    """The start of `text` that normalises to `word`."""
+    for end in range(1, len(text) + 1):
+        if norm(text[:end]) == word:
+            return text[:end]
+    return word
 
 
 def _cite(p: Provider, field: str, lang: str) -> dict[str, str]:

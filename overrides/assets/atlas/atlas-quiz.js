@@ -57,6 +57,8 @@
       // last ticked (right) one is right.
       if (wrong.length && focusInput.getAttribute("data-correct") === "true") focusInput = wrong[0]
       var feedback = focusInput.closest(".atlas-quiz__option").querySelector("[data-feedback-for]").textContent
+      // The verdict is said here only: no feedback or explanation opens with one of its own
+      // (hooks/atlas/quizzes.py stops the build if one does).
       var verdict = result === "right" ? t("correct") : result === "wrong" ? t("incorrect") : t("partly")
       var message = verdict + " " + feedback + (result === "partial" ? "" : " " + explanation)
       status.setAttribute("data-result", result)

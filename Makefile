@@ -26,8 +26,14 @@ $(STAMP): requirements.txt requirements-test.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 	touch $(STAMP)
 
-serve: $(STAMP)  ## serve the site with live reload on http://127.0.0.1:8000 (LANG=hi: Hindi only)
-	$(ONLY) $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+# Another port: `make serve PORT=8001`. Like LANG, PORT counts only on the make command line (a
+# PORT in the environment is often some other tool's).
+ifneq ($(origin PORT),command line)
+PORT := 8000
+endif
+
+serve: $(STAMP)  ## serve the site with live reload on http://127.0.0.1:8000/ (PORT=8001: another port; LANG=hi: Hindi only)
+	@exec $(ONLY) $(BIN)/python scripts/serve.py --dev-addr 127.0.0.1:$(PORT)
 
 build: $(STAMP)  ## build the site into site/ with --strict; a failed build leaves site/ as it was (LANG=hi: Hindi only)
 	$(ONLY) $(BIN)/python scripts/build_site.py site

@@ -36,8 +36,8 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from atlas import (assets, chooser, glossary, markers, pages, provider_pages, reader, render, sanitize, search_split,
-                   seo, tables, translations)
+from atlas import (assets, glossary, markers, pages, provider_pages, reader, render, sanitize, search_split, seo,
+                   tables, translations)
 from atlas import files as atlas_files   # event arguments are called `files` (MkDocs' Files)
 from atlas.cache import atlas_for, current
 from atlas.data import Atlas
@@ -55,6 +55,8 @@ _states: dict = {}                                     # (language, page) -> tra
 _report: dict[str, str] = {}                           # language ("" for the site's) -> report_url, per build
 _glossary: list[glossary.Term] = []                    # validated data/glossary.yaml, per process
 _reader: list = []                                     # [Atlas, ReaderData] for reader:choose
+WIDE = 'class="atlas-table__scroll"'                   # a block with a wide table: the page hides its contents column
+WIDEST = ' data-atlas-wide'                            # the matrix and side by side: the navigation column too
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -136,6 +138,10 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
         if isinstance(page.meta.get(key), str):
             page.meta[key] = str(escape(page.meta[key]))
     markdown, errors, slots = markers.replace(markdown, _context(atlas, lang, config))
+    wide = [s.html for s in slots if isinstance(s, markers.Late) and WIDE in s.html]
+    if wide:   # comparisons take the width the empty contents column had; the widest, the navigation's too
+        page.meta["hide"] = ["navigation", "toc"] if any(WIDEST in html for html in wide) else ["toc"]
+    page.meta["atlas_side_by_side"] = any(isinstance(s, markers.Late) and "data-atlas-sbs" in s.html for s in slots)
     if errors:
         raise PluginError("\n".join(markers.located(f"docs/{page.file.src_uri}", e) for e in errors))
     _slots[(lang, page.file.src_uri)] = slots
@@ -275,7 +281,7 @@ def _context(atlas: Atlas, lang: str, config: MkDocsConfig) -> markers.Context:
     report_url = _report.get(lang) or _report.get("") or str(_report_url(config))   # the language's own first
     return markers.Context(atlas, lang, _today(), report_url,
                            extra={"status": status,
-                                  "choose": lambda: chooser.render_chooser(atlas, _reader_data(atlas), lang)},
+                                  **markers.reader_blocks(atlas, lang, _today(), lambda: _reader_data(atlas))},
                            terms=tuple(_glossary), memo=_memo.setdefault(lang, {}))
 
 

@@ -125,7 +125,8 @@ def test_matrix_has_every_provider_with_sources_in_every_language(built_site):
         rows = re.findall(r'<tr data-provider="([^"]+)"', html)
         providers = providers or rows
         assert rows == providers
-        assert html.count('class="atlas-v__fn"') >= 30 and '<time datetime="2026-11-30">' in html
+        assert html.count('class="atlas-v__more"') >= 30 and 'href="../' + ("../" if lang != "en" else "") in html
+        assert re.search(r'<a class="atlas-v__more" href="(\.\./)+providers/[a-z0-9-]+\.html#fact-[a-z_]+">', html)
 
 
 @pytest.mark.parametrize("lang", LANGS)

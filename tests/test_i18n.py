@@ -29,7 +29,22 @@ def flat(lang: str) -> dict:
 def test_data_words_have_the_same_keys_as_english(lang):
     en, mine = set(flat("en")), set(flat(lang))
     assert not en - mine, f"{lang} lacks: {sorted(en - mine)}"
-    assert not mine - en, f"{lang} has extra: {sorted(mine - en)}"
+    extra = {k for k in mine - en if not k.startswith("countries.")}   # a language's own country names
+    assert not extra, f"{lang} has extra: {sorted(extra)}"
+
+
+def test_a_language_names_a_country_its_own_way_and_only_real_countries(tmp_path):
+    from atlas.data import DataError
+    atlas = load_atlas(ROOT)
+    assert atlas.country("hi", "US") == "अमेरिका" and atlas.country("en", "US") == "United States"
+    assert atlas.country("hi", "IN") == "भारत"                      # CLDR's, where no override is given
+    from conftest import copy_repo
+    repo = copy_repo(tmp_path / "repo")
+    words = repo / "data/i18n/vi.yaml"
+    words.write_text(words.read_text(encoding="utf-8") + "\ncountries:\n  USA: Mỹ\n", encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        load_atlas(repo)
+    assert "data/i18n/vi.yaml" in str(err.value) and "countries.USA" in str(err.value) and "not a country code" in str(err.value)
 
 
 @pytest.mark.parametrize("lang", ["en", "hi", "vi"])

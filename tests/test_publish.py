@@ -380,7 +380,7 @@ def test_table_headings_stay_visible_while_a_long_table_scrolls_on_a_phone(brows
                 s.getBoundingClientRect().top]; }""")
     context.close()
     scrolled, head_top, box_top = after
-    assert scrolled > 500
+    assert scrolled > 300   # compact rows: the whole matrix is about 1,250 px tall at 375 px
     assert abs(head_top - box_top) < 2   # the heading row sits at the top of the scrolled box
 
 

@@ -116,13 +116,14 @@ OUR_ASSETS["vi"] = OUR_ASSETS["en"] + ["assets/javascripts/lunr/atlas-fold.js", 
 @pytest.mark.parametrize("lang", LANGS)
 def test_our_scripts_and_styles_a_reader_loads_stay_under_8_kb_gzipped(built_site, lang):
     """Everything of ours a first page view in `lang` downloads: the page's script and styles,
-    and the search worker's language files."""
+    and the search worker's language files. 10 KB since the tables open each value's evidence in
+    place (issue 23: +1.2 KB of script, +0.6 KB of styles); side by side's script loads only there."""
     import gzip
     page = (built_site / ("" if lang == "en" else lang) / "guides/storage.html").read_text(encoding="utf-8")
     ours = re.findall(r'(?:src|href)="(?:\.\./)*(assets/atlas/[^"]+)"', page)
     assert sorted(ours) == sorted(OUR_ASSETS["en"]), ours   # one script, one stylesheet
     sizes = {name: len(gzip.compress((built_site / name).read_bytes(), 9)) for name in OUR_ASSETS[lang]}
-    assert sum(sizes.values()) < 8 * 1024, sizes
+    assert sum(sizes.values()) < 10 * 1024, sizes
 
 
 def test_bundle_keeps_every_script_and_separates_them():
@@ -156,7 +157,7 @@ def test_every_provider_has_a_page_with_every_field_source_and_date(built_site, 
         assert f'<html lang="{lang}"' in html
         assert f'href="{p.homepage}"' in html
         for f in atlas.all_fields:
-            assert f'<tr data-field="{f}">' in html, (path, f)
+            assert f'<tr id="fact-{f}" data-field="{f}"' in html, (path, f)
             assert f'<th scope="row">{w["fields"][f]["label"]}</th>' in html
             fact = p.facts[f]
             for url in fact.sources:
@@ -166,7 +167,7 @@ def test_every_provider_has_a_page_with_every_field_source_and_date(built_site, 
         for country in (p.facts["regions"].value if p.facts["regions"].known else ()):
             assert f'data-item="{country}"' in html
         for link in re.findall(r'href="(\.\./(?:compare|guides)/[^"]+)"', html):
-            assert (path.parent / link).resolve().exists(), link
+            assert (path.parent / link.split("?")[0]).resolve().exists(), link
 
 
 @pytest.mark.parametrize("lang", LANGS)

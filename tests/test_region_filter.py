@@ -70,7 +70,7 @@ def test_ticking_india_on_the_hindi_page_keeps_providers_in_india_and_announces_
     first = boxes.first
     assert first.get_attribute("value") == "IN"
     assert page.locator("fieldset.atlas-table__regions label").first.inner_text().strip() == "भारत में GPU"
-    assert page.locator("fieldset.atlas-table__regions legend").inner_text() == "देश के हिसाब से छाँटें"
+    assert page.locator("fieldset.atlas-table__regions legend").inner_text() == "देश के हिसाब से फ़िल्टर करें"
     assert "भारत" in page.locator("tr[data-provider='aws'] td[data-value='US IN']").inner_text()
     status = page.locator("[data-atlas-count]")
     assert status.get_attribute("role") == "status" and status.inner_text() == ""

@@ -56,24 +56,26 @@ def row(html, pid):
 
 @pytest.mark.parametrize("lang, india, vietnam, usa", [
     ("en", "India", "Vietnam", "United States"),
-    ("hi", "भारत", "वियतनाम", "संयुक्त राज्य"),
+    ("hi", "भारत", "वियतनाम", "अमेरिका"),   # the language's own name, not CLDR's "संयुक्त राज्य"
     ("vi", "Ấn Độ", "Việt Nam", "Hoa Kỳ"),
 ])
 def test_countries_show_by_localized_name_with_their_code(small, lang, india, vietnam, usa):
     html = table(small, lang)
-    assert f'<li data-item="IN" title="IN">{india}</li>' in row(html, "bharat")
-    assert f'<li data-item="VN" title="VN">{vietnam}</li><li data-item="US" title="US">{usa}</li>' in row(html, "saigon")
+    assert f'<span class="atlas-v__chip">{india}</span>' in row(html, "bharat")
+    assert f'<span class="atlas-v__chip">{vietnam}</span><span class="atlas-v__chip">{usa}</span>' in row(html, "saigon")
+    assert f'data-value="VN US" data-words="{vietnam}, {usa}"' in row(html, "saigon")   # the filter finds every item
     assert 'data-regions="VN US"' in html and 'data-regions="IN"' in html and 'data-regions=""' in html
 
 
 def test_gpus_are_a_list_and_currencies_have_words(small):
     html = table(small, "vi")
-    assert '<ul class="atlas-v__items"><li data-item="H100">H100</li><li data-item="L40S">L40S</li></ul>' in row(html, "bharat")
-    assert '<li data-item="INR" title="INR">Rupee Ấn Độ (INR)</li>' in row(html, "bharat")
+    assert '<span class="atlas-v__chip">H100</span><span class="atlas-v__chip">L40S</span>' in row(html, "bharat")
+    inr = small.t("vi", "fields.local_billing.values.INR")
+    assert f'<span class="atlas-v__chip">{inr}</span>' in row(html, "bharat")
     saigon = row(html, "saigon")
-    assert '<span class="atlas-v__label">Chỉ bằng các loại tiền tệ khác</span>' in saigon
+    assert f'</span> {small.t("vi", "fields.local_billing.empty")}</a></td>' in saigon
     assert 'atlas-v--no' in saigon
-    assert row(html, "nowhere").count('<span class="atlas-v__label">Chưa rõ</span>') == 3
+    assert row(html, "nowhere").count(f'<span class="atlas-v__icon" aria-hidden="true">?</span> {small.t("vi", "values.unknown")}</td>') == 3
 
 
 def test_rows_with_a_list_come_before_unknown(small):
@@ -93,7 +95,7 @@ def test_region_filter_puts_the_readers_country_first(small, lang, first, second
     assert [(code, text) for _, code, text in boxes] == [first, second]
     assert bool(boxes[0][0]) == (lang != "en") and not boxes[1][0]
     controls = html[html.index("data-atlas-controls"): html.index("</fieldset>")]
-    assert "hidden>" in controls.split("\n")[0], "without JavaScript the filter stays hidden and every row visible"
+    assert "hidden" not in controls.split("\n")[0], "no layout shift: the controls are there from the first paint"
     assert "<legend>" in controls and 'role="status"' in html
 
 

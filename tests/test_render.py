@@ -9,6 +9,8 @@ from types import MappingProxyType
 
 import pytest
 
+from markupsafe import escape as e
+
 from atlas import quizzes, tables
 from atlas.data import load_atlas
 from atlas.markers import SLOT, Context, fill, replace as replace_markers
@@ -37,15 +39,16 @@ def row_ids(html):
     return re.findall(r'<tr data-provider="([^"]+)"', html)
 
 
-@pytest.mark.parametrize("lang, header, value", [
-    ("en", "Managed Kubernetes", "Managed control plane with GPU node pools"),
-    ("hi", "प्रबंधित Kubernetes", "प्रबंधित कंट्रोल प्लेन, GPU नोड पूल के साथ"),
-    ("vi", "Kubernetes được quản lý", "Control plane được quản lý, có nhóm node GPU"),
-])
-def test_headers_and_values_are_in_the_page_language(atlas, lang, header, value):
+@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+def test_headers_and_short_values_are_in_the_page_language_with_the_long_words_in_the_legend(atlas, lang):
     html = table(atlas, lang)
-    assert f'data-field="kubernetes">{header}</th>' in html
-    assert f'<span class="atlas-v__label">{value}</span>' in html
+    header = atlas.t(lang, "fields.kubernetes.label")
+    short, long = atlas.t(lang, "fields.kubernetes.short.managed"), atlas.t(lang, "fields.kubernetes.values.managed")
+    assert short != long and len(short) < len(long)
+    assert f'data-field="kubernetes">{e(header)}</th>' in html
+    assert f'<span class="atlas-v__icon" aria-hidden="true">✓</span> {e(short)}</a></td>' in html   # the cell: icon, short word
+    assert f"<b>{e(short)}</b> = {e(long)}" in html                                                   # the legend: both
+    assert e(long) not in html.split("<tbody>")[1]                                                    # never in a cell
 
 
 def test_rows_order_yes_then_partial_unknown_no_then_name(atlas):
@@ -67,26 +70,54 @@ def test_same_rows_in_every_language(atlas):
     assert row_ids(table(atlas, "en")) == row_ids(table(atlas, "hi")) == row_ids(table(atlas, "vi"))
 
 
-def test_sources_are_numbered_footnotes_and_dates_are_time_elements(atlas):
+def test_each_cell_with_evidence_links_to_its_fact_on_the_provider_page(atlas):
     html = table(atlas, "vi", "docker")
-    runpod = html[html.index('data-provider="runpod"'):]
-    runpod = runpod[: runpod.index("</tr>")]
-    note = re.search(r'href="#t-src-(\d+)" class="atlas-v__fn" aria-label="Nguồn (\d+)">\[(\d+)\]', runpod)
-    assert note and note.group(1) == note.group(2) == note.group(3)
-    assert f'<li id="t-src-{note.group(1)}" value="{note.group(1)}"><a href="https://docs.runpod.io/pods/overview"' in html
-    date = re.search(r'<time datetime="([0-9-]+)">([^<]+)</time>', runpod)
+    for p in atlas.providers:
+        row = html[html.index(f'<tr data-provider="{p.id}"'):]
+        row = row[: row.index("</tr>")]
+        for f in atlas.groups["docker"]:
+            fact = p.facts[f]
+            linked = f'href="atlas-root:providers/{p.id}.html#fact-{f}"' in row
+            assert linked == bool(fact.sources or fact.verified or atlas.note("vi", p.id, f)), (p.id, f)
+    body = html.split("<tbody>")[1].split("</tbody>")[0]
+    assert "<time" not in body and "atlas-v__note" not in html   # details live on the provider page
+
+
+def test_evidence_has_words_note_quote_sources_and_a_local_date(atlas):
+    from atlas import cells
+    aws = next(p for p in atlas.providers if p.id == "aws")
+    fact = aws.facts["mps"]
+    html = cells.evidence(atlas, "vi", aws, "mps", TODAY)
+    assert f'<p class="atlas-ev__value atlas-v--partial"><span class="atlas-v__icon" aria-hidden="true">◐</span> ' \
+           f'{e(atlas.value_label("vi", "mps", "partial"))}</p>' in html
+    assert e(atlas.note("vi", "aws", "mps")) in html
+    assert f'<blockquote lang="{fact.quote_lang}" cite="{e(fact.sources[0])}"><p>{e(fact.quote)}</p></blockquote>' in html
+    assert fact.quote_lang == "ja"   # the AWS page it quotes is Japanese
+    for url in fact.sources:
+        assert f'href="{e(url)}"' in html
+    date = re.search(r'<time datetime="([0-9-]+)">([^<]+)</time>', html)
     y, m, d = (int(x) for x in date.group(1).split("-"))
     assert date.group(2) == f"ngày {d} tháng {m} năm {y}"   # as Vietnamese prose writes it, no comma
-    assert "kiểm chứng" in runpod and "ngày <time" not in runpod   # the date says "ngày" itself
+    assert "ngày <time" not in html   # the date says "ngày" itself
+
+
+def test_a_fact_without_a_quote_shows_none(atlas):
+    from atlas import cells
+    p, f = next((p, f) for p in atlas.providers for f, fact in p.facts.items() if fact.sources and not fact.quote)
+    assert "<blockquote" not in cells.evidence(atlas, "en", p, f, TODAY)
 
 
 def test_stale_mark_after_180_days(atlas):
+    from atlas import cells
     fresh = table(atlas, "hi", today=dt.date(2027, 5, 29))     # 180 days after 2026-11-30
     stale = table(atlas, "hi", today=dt.date(2027, 5, 30))     # 181 days
-    assert "पुराना हो सकता है" not in fresh
-    assert stale.count("⚠ पुराना हो सकता है") == sum(
-        1 for p in atlas.providers for f in atlas.groups["kubernetes"]
-        if p.facts[f].verified and (dt.date(2027, 5, 30) - p.facts[f].verified).days > 180) > 0
+    old = [(p, f) for p in atlas.providers for f in atlas.groups["kubernetes"]
+           if p.facts[f].verified and (dt.date(2027, 5, 30) - p.facts[f].verified).days > 180]
+    assert "atlas-v--stale" not in fresh
+    assert stale.count("atlas-v--stale") == len(old) > 0
+    p, f = old[0]
+    assert "⚠ पुराना हो सकता है" in cells.evidence(atlas, "hi", p, f, dt.date(2027, 5, 30))
+    assert "⚠" not in cells.evidence(atlas, "hi", p, f, dt.date(2027, 5, 29))
 
 
 def test_data_as_of_line_and_report_link(atlas):
@@ -97,10 +128,13 @@ def test_data_as_of_line_and_report_link(atlas):
 
 
 def test_values_are_words_not_colour_alone(atlas):
-    html = table(atlas, "hi", "spot-billing")
-    for cell in re.findall(r'<td class="atlas-v[^"]*".*?</td>', html, re.S):
-        label = re.search(r'<span class="atlas-v__label">([^<]+)</span>', cell)
-        assert label and label.group(1).strip()
+    for group in ("spot-billing", "regions-gpus"):
+        html = table(atlas, "hi", group)
+        cells_ = re.findall(r'<td class="atlas-v[^"]*".*?</td>', html, re.S)
+        assert len(cells_) == len(atlas.providers) * len(atlas.groups[group])
+        for cell in cells_:
+            words = re.sub(r"<[^>]+>", "", cell).replace("✓", "").replace("◐", "").replace("✗", "").replace("?", "")
+            assert words.strip(), cell   # a word (or a list item) beside every icon
 
 
 def test_hostile_provider_name_renders_as_text(atlas):

@@ -14,6 +14,9 @@ from pathlib import Path
 # The order the separate files had in overrides/main.html; all deferred, so it is also the
 # order they ran in.
 PARTS = ("atlas-page.js", "atlas-table.js", "atlas-quiz.js", "atlas-reader.js")
+# Loaded only by the page that uses it (overrides/main.html, page.meta.atlas_side_by_side),
+# after the bundle, whose table script it uses: minified, not joined.
+ALONE = ("atlas-sbs.js",)
 BUNDLE = "atlas.js"
 SEARCH = ("atlas-fold.js", "min/lunr.hin.min.js", "min/lunr.vi.min.js")   # under javascripts/lunr
 
@@ -55,7 +58,7 @@ def bundle(site: Path) -> dict[str, int]:
         written[BUNDLE] = len(js.encode("utf-8"))
         for p in parts:
             p.unlink()
-    targets = [(folder / "atlas.css", minify_css)]
+    targets = [(folder / "atlas.css", minify_css)] + [(folder / name, minify_js) for name in ALONE]
     targets += [(site / "assets" / "javascripts" / "lunr" / name, minify_js) for name in SEARCH]
     for path, minify in targets:
         if path.is_file():

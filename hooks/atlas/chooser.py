@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape as e
 
-from . import countries
+
 from .data import Atlas
 from .provider_pages import ROOT_LINK
 from .reader import UNKNOWN, YES, ReaderData, meets, token, tokens
@@ -26,7 +26,7 @@ def render_chooser(atlas: Atlas, reader: ReaderData, lang: str) -> str:
             continue
         items = [item for m, item in all_tokens if m is n]
         if atlas.list_fields[n.field].items is None:   # countries: the reader's own first, then by name
-            items.sort(key=lambda c: (c != home, countries.name(c, lang)))
+            items.sort(key=lambda c: (c != home, atlas.country(lang, c)))
         labels = [(token(n, i), t(f"item.{n.id}", item=atlas.item_label(lang, n.field, i))) for i in items]
         groups.append((n.id, t(f"legend_{n.id}"), labels))
     fields = list(dict.fromkeys(n.field for n in reader.needs))

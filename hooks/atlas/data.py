@@ -27,7 +27,9 @@ HTML_IN_QUOTE = re.compile(
     r"input|li|link|mark|math|meta|object|ol|p|pre|s|script|small|source|span|strong|style|sub|summary|sup|"
     r"svg|table|td|th|tr|u|ul|video)(?=[\s/>])[^>]*>|&[a-zA-Z#][a-zA-Z0-9]*;", re.I)
 PROVIDER_KEYS = ("id", "name", "homepage", "category", "facts")
-FACT_KEYS = ("value", "sources", "verified", "quote")
+FACT_KEYS = ("value", "sources", "verified", "quote", "quote_lang")
+# A quote's language, as a BCP 47 tag (ja, vi, pt-BR): screen readers and fonts follow it. English when absent.
+LANG_TAG = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")
 COUNTRIES = "countries"   # list field whose items are ISO 3166-1 alpha-2 codes (see countries.py)
 # Allowed keys of every other data file kind, by where they appear (see _unknown_keys).
 FILE_KEYS = {
@@ -55,7 +57,8 @@ class Fact:
     value: str | tuple[str, ...]   # a tuple for list fields (regions, gpus, local_billing)
     sources: tuple[str, ...] = ()
     verified: dt.date | None = None
-    quote: str | None = None       # evidence from the source; plain text, never rendered in tables
+    quote: str | None = None       # evidence from the source, plain text: shown as a quotation in the details
+    quote_lang: str = "en"         # the quote's language (BCP 47), for the quotation's lang attribute
 
     @property
     def known(self) -> bool:
@@ -135,11 +138,16 @@ class Atlas:
     def note(self, lang: str, provider_id: str, field_id: str) -> str | None:
         return self.words[lang].get(f"notes.{provider_id}.{field_id}")
 
+    def country(self, lang: str, code: str) -> str:
+        """A country's name in `lang`: the language's own word where CLDR's is not the one
+        readers use (`countries.US: अमेरिका` in data/i18n/hi.yaml), else CLDR's."""
+        return self.words[lang].get(f"countries.{code}") or countries.name(code, lang)
+
     def item_label(self, lang: str, field_id: str, item: str) -> str:
         """Words for one item of a list value: a country's name, a currency, or the GPU id."""
         spec = self.list_fields[field_id]
         if spec.items is None:
-            return countries.name(item, lang)
+            return self.country(lang, item)
         return self.words[lang][f"fields.{field_id}.values.{item}"] if spec.item_words else item
 
 
@@ -394,7 +402,8 @@ def _facts(doc, i, who, raw, fields, list_fields, today, problems) -> dict[str, 
             quote = item.get("quote")
             facts[fid] = Fact(value, tuple(item.get("sources") or ()),
                               verified if isinstance(verified, dt.date) else None,
-                              quote.strip() if isinstance(quote, str) else None)
+                              quote.strip() if isinstance(quote, str) else None,
+                              item.get("quote_lang") or "en")
     return facts
 
 
@@ -489,6 +498,13 @@ def _evidence(doc, at, where, item, value, today, problems) -> bool:
         problems.append(Problem(f, doc.line(*at, "quote"), where,
                                 f"quote found {_kind(quote)}, allowed: plain text copied from the source, no markup"))
         ok = False
+    lang = item.get("quote_lang")
+    if "quote_lang" in item and (not isinstance(lang, str) or not LANG_TAG.match(lang) or "quote" not in item):
+        found = f"{lang!r} without a quote" if "quote" not in item else repr(lang)
+        problems.append(Problem(f, doc.line(*at, "quote_lang"), where,
+                                f"quote_lang found {found}, allowed: the quote's language as a tag such as ja, vi "
+                                "or pt-BR, next to a quote (leave it out for English)"))
+        ok = False
     return ok
 
 
@@ -547,6 +563,12 @@ def _check_words(docs, words, fields, groups, categories, provider_ids, rules, p
         for key in sorted(set(en) - set(mine)):
             problems.append(Problem(doc.path, 1, f"key '{key}'", f"missing {lang} text for an English key"))
         for key in sorted(set(mine) - set(en)):
+            if key.startswith("countries."):   # a language's own name for a country, where CLDR's is not in use
+                if not countries.is_country(key.split(".", 1)[1]):
+                    problems.append(Problem(doc.path, doc.line(*key.split(".")), f"key '{key}'",
+                                            "not a country code; allowed: countries.<ISO 3166-1 alpha-2 code, "
+                                            "such as US>: the name readers of this language use"))
+                continue
             problems.append(Problem(doc.path, doc.line(*key.split(".")), f"key '{key}'",
                                     "extra key that English does not have"))
 

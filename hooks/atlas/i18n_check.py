@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import chooser, files, glossary, leaks, markers, reader, sanitize, structure, translations, yamlsrc
+from . import files, glossary, leaks, markers, reader, sanitize, structure, translations, yamlsrc
 from .data import LANGUAGES, load_atlas
 from .problems import DataError, Problem
 from .pages import prose_lines
@@ -91,7 +91,7 @@ def check(root: Path = ROOT, languages: tuple[str, ...] = LANGUAGES) -> Report:
         ctx = lambda lang: markers.Context(  # noqa: E731
             atlas, lang, dt.date.today(), "",
             extra={"status": lambda: translations.render_status(atlas, docs, lang),
-                   "choose": lambda: chooser.render_chooser(atlas, reader.load(root, atlas), lang)},
+                   **markers.reader_blocks(atlas, lang, dt.date.today(), lambda: reader.load(root, atlas))},
             terms=tuple(terms))
         report.failures += markers.check_tree(docs, texts, ctx)
     en_pages = translations.english_pages(docs)

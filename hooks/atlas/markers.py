@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import glossary, quizzes, tables
+from . import chooser, glossary, quizzes, side_by_side, tables
 from .data import Atlas
 from .pages import code_mask, fill_slots, markdown_body
 
@@ -242,7 +242,14 @@ def located(rel: str, error: str, dropped: int = 0) -> str:
 
 ALLOWED = ("<!-- providers:table feature=GROUP -->, <!-- providers:matrix -->, <!-- providers:list -->, "
            "<!-- quiz:ID -->, <!-- quiz:generated feature=FIELD count=N -->, <!-- i18n:status -->, "
-           "<!-- glossary:terms -->, <!-- reader:choose -->")
+           "<!-- glossary:terms -->, <!-- reader:choose -->, <!-- reader:side-by-side -->")
+
+
+def reader_blocks(atlas, lang: str, today, reader_data: Callable[[], object]) -> dict[str, Callable[[], str]]:
+    """The reader tools' markers (<!-- reader:choose -->, <!-- reader:side-by-side -->) for a
+    Context's `extra`, the same for the build and `make i18n`."""
+    return {"choose": lambda: chooser.render_chooser(atlas, reader_data(), lang),
+            "side-by-side": lambda: side_by_side.render(atlas, lang, today)}
 
 
 def _render_markdown(m: Marker, ctx: Context) -> str:

@@ -24,7 +24,7 @@ from markupsafe import escape
 
 from .data import Atlas, Provider
 from .reader import ReaderData
-from . import files, tables
+from . import cells, files
 from .render import local_date, pieces
 from .translations import front_matter
 
@@ -72,8 +72,8 @@ def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *
                 report_url: str, today: dt.date | None = None, root: str = ROOT_LINK) -> str:
     """HTML body of one provider's page in `lang` (KeyError for an unknown provider). Each
     value cell is the comparison tables' own cell for that provider and field (its words,
-    verified date, stale mark and note; tables.cell caches it per language), so a fact reads
-    the same everywhere and is rendered once; the words around the rows are made once per
+    verified date, stale mark, note and the source's own words: cells.evidence), the block that
+    every table cell links to and opens in place; the words around the rows are made once per
     language (`_frame`). Links start with `root` (`atlas-root:` until relative_links runs, or
     the page's own way up, `root_prefix`). Every value is escaped: data and translations are text."""
     p = _by_id(atlas)[provider_id]
@@ -81,12 +81,11 @@ def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *
     frame = _frame(atlas, reader, lang, titles, report_url, today, root)
     rows = []
     for f in atlas.all_fields:
-        head, tail = tables.cell(atlas, lang, p, f, today)
-        sources = p.facts[f].sources
-        src = ("<ul>" + "".join(f'<li><a href="{u}" rel="noopener noreferrer nofollow">{u}</a></li>'
-                                for u in map(escape, sources)) + "</ul>") if sources else frame["no_source"]
-        rows.append(f'<tr data-field="{escape(f)}">\n<th scope="row">{frame["names"][f]}</th>\n{head}\n{tail}\n'
-                    f'<td class="atlas-provider__src">{src}</td>\n<td>{frame["links"][f]}</td>\n</tr>')
+        fact = p.facts[f]
+        value = " ".join(fact.value) if isinstance(fact.value, tuple) else fact.value
+        rows.append(f'<tr id="{cells.fact_anchor(f)}" data-field="{escape(f)}" data-value="{escape(value)}">\n'
+                    f'<th scope="row">{frame["names"][f]}</th>\n'
+                    f'<td>{cells.evidence(atlas, lang, p, f, today)}</td>\n<td>{frame["links"][f]}</td>\n</tr>')
     name, pid = escape(p.name), escape(p.id)
     t = lambda key, **kw: escape(atlas.t(lang, f"reader.provider.{key}", **kw))  # noqa: E731
     return "\n".join([
@@ -97,7 +96,7 @@ def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *
         frame["intro"],
         f'<caption id="atlas-provider-caption">{t("caption", name=p.name)}</caption>'.join(frame["table"]),
         *rows,
-        frame["end"],
+        frame["end"].replace(STAND_IN.id, pid),   # the side-by-side link names this provider
     ])
 
 
@@ -123,20 +122,21 @@ def _frame(atlas: Atlas, reader: ReaderData, lang: str, titles: dict[str, str], 
             "titles": titles,
             "category": t("category"),
             "intro": f"<p>{t('intro')}</p>",
-            "no_source": t("no_source"),
             "names": {f: escape(atlas.t(lang, f"fields.{f}.label")) for f in atlas.all_fields},
             "links": links,
             "table": ('<div class="atlas-table__scroll" role="region" aria-labelledby="atlas-provider-caption" tabindex="0">\n'
                       '<table class="atlas-table__table atlas-provider__facts">\n',
                       f'\n<thead>\n<tr><th scope="col">{t("field")}</th><th scope="col">{t("value")}</th>'
-                      f'<th scope="col">{t("sources")}</th><th scope="col">{t("read_more")}</th></tr>\n</thead>\n<tbody>'),
+                      f'<th scope="col">{t("read_more")}</th></tr>\n</thead>\n<tbody>'),
             "end": "\n".join([
                 "</tbody>", "</table>", "</div>",
                 '<p class="atlas-table__asof">' + "".join(str(escape(words)) + (when if field else "")
                                                            for words, field in pieces(atlas.t(lang, "table.data_as_of")))
                 + f' <a href="{escape(report_url)}">{escape(atlas.t(lang, "table.report"))}</a></p>',
                 f'<p class="atlas-provider__more"><a href="{escape(root)}providers.html">{t("all_providers")}</a>'
-                f' · <a href="{escape(root)}compare/choose.html">{t("choose")}</a></p>',
+                f' · <a href="{escape(root)}compare/choose.html">{t("choose")}</a>'
+                f' · <a href="{escape(root)}compare/side-by-side.html?add={STAND_IN.id}">'
+                f'{escape(atlas.t(lang, "reader.compare.link"))}</a></p>',
                 "</div>",
             ]),
         }

@@ -1,9 +1,136 @@
-/* Cloud GPU Atlas: sortable, filterable comparison tables.
- * Without this script every table is complete and readable; with it, column headings become
- * buttons that sort (announced through aria-sort), a filter box narrows the rows, and country
- * checkboxes ("GPUs in India") keep the providers with GPU capacity in any ticked country. */
+/* Cloud GPU Atlas: comparison tables.
+ * Without this script every table is complete and readable, and each value links to its
+ * evidence on the provider's page. With it, column headings become buttons that sort
+ * (announced through aria-sort), a filter box and country checkboxes narrow the rows, and each
+ * value becomes a button (aria-expanded) that opens its evidence in a row under it, as MDN's
+ * compatibility tables do: the note, the sources, the verified date and the source's own words,
+ * read from the provider's page (fetched once per provider). Escape or the same button closes it.
+ * window.atlasDetails lets the side-by-side page give its cells the same buttons. */
 (function () {
   "use strict"
+
+  var pages = {}
+  var open = null
+
+  function load(url) {
+    if (!pages[url]) {
+      pages[url] = fetch(url).then(function (r) {
+        if (!r.ok) throw new Error(r.status)
+        return r.text()
+      }).then(function (text) {
+        return new DOMParser().parseFromString(text, "text/html")
+      }).catch(function () { return null })
+    }
+    return pages[url]
+  }
+
+  function words(th) {
+    if (!th) return ""
+    var copy = th.cloneNode(true)
+    Array.prototype.forEach.call(copy.querySelectorAll(".atlas-sr, .atlas-table__add, .atlas-sbs__differs, .atlas-sort"),
+      function (x) { x.remove() })
+    return copy.textContent.replace(/\s+/g, " ").trim()
+  }
+
+  // [provider, capability] of a cell: row and column headings, swapped in a side-by-side table.
+  function names(cell) {
+    var table = cell.closest("table")
+    var row = words(cell.parentNode.cells[0])
+    var col = words(table.tHead.rows[0].cells[cell.cellIndex])
+    return table.hasAttribute("data-transposed") ? [col, row] : [row, col]
+  }
+
+  function close(focus) {
+    if (!open) return
+    var was = open
+    open = null
+    was.row.remove()
+    was.button.setAttribute("aria-expanded", "false")
+    if (focus) was.button.focus()
+  }
+
+  function show(button, texts) {
+    var again = open && open.button === button
+    close(false)
+    if (again) return
+    var cell = button.closest("td")
+    var tr = cell.parentNode
+    var scroll = tr.closest(".atlas-table__scroll")
+    var row = document.createElement("tr")
+    row.className = "atlas-table__details"
+    row.id = "atlas-details-" + Date.now()
+    var td = document.createElement("td")
+    td.colSpan = tr.cells.length
+    var box = document.createElement("div")
+    box.className = "atlas-details"
+    if (scroll) box.style.maxWidth = Math.max(240, scroll.clientWidth - 24) + "px"
+    var n = names(cell)
+    var title = document.createElement("p")
+    title.className = "atlas-details__title"
+    title.textContent = n[0] + " · " + n[1]
+    var body = document.createElement("div")
+    body.setAttribute("role", "status")
+    body.textContent = texts.loading
+    box.appendChild(title)
+    box.appendChild(body)
+    td.appendChild(box)
+    row.appendChild(td)
+    tr.parentNode.insertBefore(row, tr.nextSibling)
+    button.setAttribute("aria-expanded", "true")
+    button.setAttribute("aria-controls", row.id)
+    open = { button: button, row: row }
+    var url = new URL(button.getAttribute("data-href"), location.href)
+    var id = url.hash.slice(1)
+    load(url.href.split("#")[0]).then(function (doc) {
+      var found = doc && doc.getElementById(id)
+      var ev = found && found.querySelector(".atlas-ev")
+      body.textContent = ""
+      if (ev) {
+        body.appendChild(document.importNode(ev, true))
+      } else {
+        var p = document.createElement("p")
+        p.textContent = texts.failed + " "
+        var a = document.createElement("a")
+        a.href = url.href
+        a.textContent = texts.open
+        p.appendChild(a)
+        body.appendChild(p)
+      }
+    })
+  }
+
+  // Each value link in `scope` becomes a button named "Details: provider, capability: value".
+  function enhance(scope, texts) {
+    Array.prototype.forEach.call(scope.querySelectorAll("a.atlas-v__more"), function (a) {
+      var b = document.createElement("button")
+      b.type = "button"
+      b.className = "atlas-v__more"
+      b.setAttribute("aria-expanded", "false")
+      b.setAttribute("data-href", a.getAttribute("href"))
+      var n = names(a.parentNode)
+      var sr = document.createElement("span")
+      sr.className = "atlas-sr"
+      sr.textContent = texts.details.replace("{provider}", n[0]).replace("{name}", n[1]) + ": "
+      b.appendChild(sr)
+      while (a.firstChild) b.appendChild(a.firstChild)
+      b.addEventListener("click", function () { show(b, texts) })
+      a.parentNode.replaceChild(b, a)
+    })
+  }
+
+  function textsOf(box) {
+    return {
+      details: box.getAttribute("data-t-details") || "{provider}, {name}",
+      loading: box.getAttribute("data-t-loading") || "…",
+      failed: box.getAttribute("data-t-failed") || "",
+      open: box.getAttribute("data-t-open") || "→"
+    }
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && open) close(true)
+  })
+  window.atlasDetails = { enhance: enhance, close: close, texts: textsOf }
 
   function cellValue(row, index, numeric) {
     var cell = row.children[index]
@@ -30,6 +157,7 @@
       button.appendChild(arrow)
       th.appendChild(button)
       button.addEventListener("click", function () {
+        close(false)
         var next = th.getAttribute("aria-sort") === "ascending" ? "descending" : "ascending"
         headers.forEach(function (other) { other.removeAttribute("aria-sort") })
         th.setAttribute("aria-sort", next)
@@ -43,8 +171,8 @@
         rows.forEach(function (row) { body.appendChild(row) })
       })
     })
+    enhance(table, textsOf(box))
 
-    var controls = box.querySelector("[data-atlas-controls]")
     var input = box.querySelector("[data-atlas-filter]")
     var count = box.querySelector("[data-atlas-count]")
     var none = box.querySelector("[data-atlas-nomatch]")
@@ -54,14 +182,20 @@
     function fold(text) {
       return text.normalize("NFD").replace(/[\u0300-\u036f\u093c]/g, "").replace(/đ/g, "d").toLowerCase()
     }
+    // What a row is found by: its words, and the items of list cells that show only the first few.
+    function rowText(row) {
+      var extra = Array.prototype.map.call(row.querySelectorAll("[data-words]"), function (c) { return c.getAttribute("data-words") })
+      return fold(row.textContent + " " + extra.join(" "))
+    }
     function applyFilter() {
+      close(false)
       var query = fold(input.value.trim())
       var regions = regionBoxes.filter(function (b) { return b.checked }).map(function (b) { return b.value })
       var shown = 0
       original.forEach(function (row) {
         var have = (row.getAttribute("data-regions") || "").split(" ")
         var inRegion = !regions.length || regions.some(function (code) { return have.indexOf(code) !== -1 })
-        var match = inRegion && (!query || fold(row.textContent).indexOf(query) !== -1)
+        var match = inRegion && (!query || rowText(row).indexOf(query) !== -1)
         row.hidden = !match
         if (match) shown++
       })
@@ -70,7 +204,6 @@
         ? template.replace("{shown}", shown).replace("{total}", original.length) : ""
     }
     regionBoxes.forEach(function (b) { b.addEventListener("change", applyFilter) })
-    controls.hidden = false
     input.addEventListener("input", function () {
       clearTimeout(timer)
       timer = setTimeout(applyFilter, 150)

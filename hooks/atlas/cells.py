@@ -1,0 +1,151 @@
+"""One fact as readers see it: a compact cell for the comparison tables (icon and a short
+label, as MDN's compatibility tables and caniuse do) and the evidence behind it (the value in
+words, the note, the sources, the date it was verified and the source's own words).
+
+The evidence is written once, on the provider's page (`providers/<id>.html`, row
+`#fact-<field>`); every table cell links there, and the table script opens that block in a
+row under the cell. So a note is written once per provider and language, not once per table
+cell, and a table page carries only its short cells. Every value is escaped: data and
+translations are text, never markup.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from urllib.parse import urlsplit
+
+from markupsafe import escape as e
+
+from .data import Atlas, Fact, Provider
+from .facts import STALE_AFTER_DAYS
+from .render import local_date, pieces
+
+ICONS = {0: "✓", 1: "◐", 2: "?", 3: "✗"}   # shown beside the words, never instead of them
+TONES = {0: "yes", 1: "partial", 2: "unknown", 3: "no"}
+CHIPS = 2          # list values show this many items in a table cell, then "+N"
+ROOT_LINK = "atlas-root:"
+
+
+def fact_anchor(field: str) -> str:
+    """The id of a fact's row on its provider's page."""
+    return f"fact-{field}"
+
+
+def fact_link(p: Provider, field: str) -> str:
+    """Where a cell's evidence lives: its provider's page, at the fact (made relative later)."""
+    return f"{ROOT_LINK}providers/{p.id}.html#{fact_anchor(field)}"
+
+
+def tone(atlas: Atlas, field: str, fact: Fact) -> tuple[str, str, float]:
+    """(tone, icon, sort rank) of a fact: yes, partial, unknown, no; list fields are 'list'
+    (longer lists sort first) or 'no' for a sourced empty list."""
+    rank = atlas.rank(field, fact.value)
+    bucket = 2 if not fact.known else min(3, int(rank))
+    if field in atlas.list_fields and fact.known:
+        return ("list", "", -len(fact.value)) if fact.value else ("no", ICONS[3], rank)
+    return TONES[bucket], ICONS[bucket], rank
+
+
+def short_label(atlas: Atlas, lang: str, field: str, value: str) -> str:
+    """A value's word or two for a table cell: the field's own short word (`fields.F.short.V`),
+    else its value label, which for yes/no fields is already short."""
+    return atlas.words[lang].get(f"fields.{field}.short.{value}") or atlas.value_label(lang, field, value)
+
+
+def has_details(atlas: Atlas, lang: str, p: Provider, field: str) -> bool:
+    fact = p.facts[field]
+    return bool(fact.sources or fact.verified or atlas.note(lang, p.id, field))
+
+
+def compact(atlas: Atlas, lang: str, p: Provider, field: str, today: dt.date) -> str:
+    """The table cell (`<td>…</td>`): icon and short label, or up to CHIPS list items and "+N";
+    a link to the evidence when there is any. Unknown without a note is plain and quiet."""
+    fact = p.facts[field]
+    kind, icon, rank = tone(atlas, field, fact)
+    classes = f"atlas-v atlas-v--{kind}"
+    note = atlas.note(lang, p.id, field)
+    if note:
+        classes += " atlas-v--noted"
+    if fact.verified and (today - fact.verified).days > STALE_AFTER_DAYS:
+        classes += " atlas-v--stale"
+    value = " ".join(fact.value) if isinstance(fact.value, tuple) else fact.value
+    if kind == "list":
+        items = [atlas.item_label(lang, field, i) for i in fact.value]
+        inner = "".join(f'<span class="atlas-v__chip">{e(i)}</span>' for i in items[:CHIPS])
+        if len(items) > CHIPS:
+            inner += f'<span class="atlas-v__chip atlas-v__chip--more">+{len(items) - CHIPS}</span>'
+        words = ", ".join(items)
+    else:
+        label = atlas.t(lang, f"fields.{field}.empty") if field in atlas.list_fields and fact.known else short_label(atlas, lang, field, fact.value)
+        inner = f'<span class="atlas-v__icon" aria-hidden="true">{e(icon)}</span> {e(label)}'
+        words = ""
+    listed = f' data-words="{e(words)}"' if kind == "list" else ""   # the filter reads items not shown
+    head = f'<td class="{classes}" data-sort-value="{e(rank)}" data-value="{e(value)}"{listed}>'
+    if has_details(atlas, lang, p, field):
+        return f'{head}<a class="atlas-v__more" href="{e(fact_link(p, field))}">{inner}</a></td>'
+    return f"{head}{inner}</td>"
+
+
+def evidence(atlas: Atlas, lang: str, p: Provider, field: str, today: dt.date) -> str:
+    """The evidence block of one fact (`<div class="atlas-ev">`): the value in full words, the
+    note, the source's own words (with their language), the sources and the verified date."""
+    fact = p.facts[field]
+    kind, icon, _ = tone(atlas, field, fact)
+    if kind == "list":
+        words = None
+    elif field in atlas.list_fields and fact.known:
+        words = atlas.t(lang, f"fields.{field}.empty")
+    else:
+        words = atlas.value_label(lang, field, fact.value)
+    out = ['<div class="atlas-ev">',
+           f'<p class="atlas-ev__value atlas-v--{kind}">'
+           + (f'<span class="atlas-v__icon" aria-hidden="true">{e(icon)}</span> ' if icon else "")
+           + (_items(atlas, lang, field, fact.value) if words is None else str(e(words))) + "</p>"]
+    note = atlas.note(lang, p.id, field)
+    if note:
+        out.append(f'<p class="atlas-ev__note"><strong>{e(atlas.t(lang, "table.note"))}:</strong> {e(note)}</p>')
+    if fact.quote:
+        cite = f' cite="{e(fact.sources[0])}"' if fact.sources else ""
+        out.append(f'<figure class="atlas-ev__quote"><figcaption>{e(atlas.t(lang, "table.quote_label"))}</figcaption>'
+                   f'<blockquote lang="{e(fact.quote_lang)}"{cite}><p>{e(fact.quote)}</p></blockquote></figure>')
+    if fact.sources or fact.verified:
+        line = []
+        if fact.sources:
+            links = ", ".join(f'<a href="{e(u)}" rel="noopener noreferrer nofollow" translate="no">{e(short_url(u))}</a>'
+                              for u in fact.sources)
+            line.append(f'{e(atlas.t(lang, "reader.provider.sources"))}: {links}')
+        if fact.verified:
+            line.append(verified_markup(atlas, lang, fact.verified, today))
+        out.append('<p class="atlas-ev__src">' + " · ".join(line) + "</p>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def _items(atlas: Atlas, lang: str, field: str, items: tuple[str, ...]) -> str:
+    """A list value in words, each item marked with its code (a country's name, titled with its code)."""
+    out = []
+    for item in items:
+        words = atlas.item_label(lang, field, item)
+        title = f' title="{e(item)}"' if words != item else ""
+        out.append(f'<span data-item="{e(item)}"{title}>{e(words)}</span>')
+    return ", ".join(out)
+
+
+def verified_markup(atlas: Atlas, lang: str, verified: dt.date, today: dt.date) -> str:
+    """'verified <time>…</time>', and the "may be outdated" mark past STALE_AFTER_DAYS."""
+    when = f'<time datetime="{e(verified.isoformat())}">{e(local_date(verified, lang))}</time>'
+    line = ('<span class="atlas-v__date">' + "".join(
+        str(e(words)) + (when if name else "") for words, name in pieces(atlas.t(lang, "table.verified"))) + "</span>")
+    if (today - verified).days > STALE_AFTER_DAYS:
+        hint = atlas.t(lang, "table.stale_hint", days=STALE_AFTER_DAYS)
+        line += f' <span class="atlas-v__stale" title="{e(hint)}">⚠ {e(atlas.t(lang, "table.stale"))}</span>'
+    return line
+
+
+def short_url(url: str, limit: int = 64) -> str:
+    """A source URL as link text a reader can scan: host and path, the middle elided when long."""
+    parts = urlsplit(url)
+    text = (parts.netloc + parts.path).rstrip("/") or url
+    if len(text) <= limit:
+        return text
+    head, tail = text[: limit // 2 - 1], text[-(limit // 2 - 1):]
+    return f"{head}…{tail}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape as e
 
+from . import collation
 
 from .data import Atlas
 from .provider_pages import ROOT_LINK
@@ -26,7 +27,8 @@ def render_chooser(atlas: Atlas, reader: ReaderData, lang: str) -> str:
             continue
         items = [item for m, item in all_tokens if m is n]
         if atlas.list_fields[n.field].items is None:   # countries: the reader's own first, then by name
-            items.sort(key=lambda c: (c != home, atlas.country(lang, c)))
+            order = collation.key(lang)
+            items.sort(key=lambda c: (c != home, order(atlas.country(lang, c))))
         labels = [(token(n, i), t(f"item.{n.id}", item=atlas.item_label(lang, n.field, i))) for i in items]
         groups.append((n.id, t(f"legend_{n.id}"), labels))
     fields = list(dict.fromkeys(n.field for n in reader.needs))

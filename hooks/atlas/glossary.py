@@ -16,7 +16,7 @@ from typing import Mapping
 
 
 
-from . import files as repo_files
+from . import collation, files as repo_files
 from . import yamlsrc
 from .problems import DataError, Problem
 
@@ -147,6 +147,8 @@ def markdown(lang: str, terms: tuple[Term, ...], more: str = "", english: str = 
     and paragraphs its Markdown punctuation backslash-escaped), so it can only ever be text.
     """
     out = []
+    order = collation.key(lang)
+    terms = tuple(sorted(terms, key=lambda t: order(t.use.get(lang, t.en))))   # as the language sorts its words
     for t in (t for t in terms if t.definition):
         head = t.use.get(lang, t.en)
         en = f' <span lang="en">({_md(t.en)})</span>' if lang != "en" and head.casefold() != t.en.casefold() else ""

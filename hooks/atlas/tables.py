@@ -5,7 +5,7 @@ import datetime as dt
 
 from markupsafe import Markup, escape as e
 
-from . import cells
+from . import cells, collation
 from .cells import ROOT_LINK
 from .data import Atlas, Provider
 from .facts import count
@@ -114,7 +114,8 @@ ROWS_SLOT = "<!-- atlas-rows -->"
 def region_choices(atlas: Atlas, lang: str) -> list[tuple[str, str, bool]]:
     """(code, "GPUs in India", is the page language's country) per filter choice; that one first."""
     home = atlas.home_region.get(lang)
-    codes = sorted(atlas.region_choices, key=lambda c: c != home)
+    order = collation.key(lang)
+    codes = sorted(atlas.region_choices, key=lambda c: (c != home, order(atlas.country(lang, c))))
     return [(c, atlas.t(lang, "table.region_option", country=atlas.country(lang, c)), c == home) for c in codes]
 
 

@@ -152,3 +152,33 @@ def test_the_reader_gets_the_verdict_once(page, server, lang):
         assert len(verdicts_in(text, lang)) == 1, f"{verdicts_in(text, lang)} in {text!r}"
         feedback = q.locator(f"[data-feedback-for='{choice.get_attribute('value')}']").inner_text()
         assert not opens_with_verdict(feedback, lang), feedback   # the option's own visible feedback too
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_marked_option_says_right_or_wrong_in_words_and_a_generated_answer_is_said_once(page, server, lang):
+    """The ✓/✗ beside a ticked option is drawn by CSS; screen readers hear the words. A generated
+    question's explanation is its right answer's feedback, so the status says it once."""
+    page.goto(f"{server}/{'' if lang == 'en' else lang + '/'}guides/storage.html")
+    quiz = page.locator("[data-atlas-quiz='quiz-storage']")
+    q = quiz.locator("fieldset[data-multiple='true']").first
+    right, wrong = q.locator("input[data-correct='true']").first, q.locator("input[data-correct='false']").first
+    right.check()
+    wrong.check()
+    word = lambda i: q.locator(f".atlas-quiz__option:has(input[value='{i.get_attribute('value')}']) [data-mark-word]")  # noqa: E731
+    assert word(right).inner_text() == quiz.get_attribute("data-t-option-right") != ""
+    assert word(wrong).inner_text() == quiz.get_attribute("data-t-option-wrong") != ""
+    page.goto(f"{server}/{'' if lang == 'en' else lang + '/'}guides/billing-idle-cost.html")
+    generated = page.locator("[data-atlas-quiz^='quiz-generated']").first
+    generated.locator("input[data-correct='true']").first.check()
+    status = generated.locator("[role=status]").first
+    page.wait_for_function("e => e.textContent.length > 0", arg=status.element_handle())
+    explanation = generated.locator("[data-explanation]").first.text_content()
+    assert status.inner_text().count(explanation.strip()) == 1, status.inner_text()
+
+
+def test_several_right_answers_are_listed_without_a_comma_after_a_full_stop():
+    atlas = load_atlas(ROOT)
+    html = quizzes.render_quiz(atlas, "hi", quiz_key="q", title="t", questions=quizzes.authored(atlas, "hi", "storage")[1])
+    answers = re.findall(r"<p><strong>(.*?)</strong></p>", html)
+    assert answers and not any(re.search(r"[.।],", a) for a in answers), answers
+    assert any(";" in a for a in answers)   # storage has a question with several right answers

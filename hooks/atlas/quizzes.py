@@ -121,7 +121,9 @@ def render_quiz(atlas: Atlas, lang: str, *, quiz_key: str, title: str,
     t = lambda key, **kw: atlas.t(lang, f"quiz.{key}", **kw)  # noqa: E731
     return render("quiz.html", key=quiz_key, lang=lang, title=title, questions=questions, t=t,
                   label=t("region_label", title=title), source_line=pieces(atlas.t(lang, "quiz.source_line")),
-                  answers=lambda q: ", ".join(o.text for o in q.options if o.correct))
+                  # "; " between answers, each without its closing full stop or danda: options that are
+                  # sentences read "X।, Y।" when joined with commas (native reviews, hi 7 and vi 13)
+                  answers=lambda q: "; ".join(o.text.rstrip().rstrip(".।") for o in q.options if o.correct))
 
 
 def opening_verdict(text: str, lang: str, also: tuple[str, ...] = ()) -> str | None:

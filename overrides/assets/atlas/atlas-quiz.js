@@ -35,6 +35,7 @@
       all.forEach(function (i) {
         var row = i.closest(".atlas-quiz__option")
         row.removeAttribute("data-state")
+        row.querySelector("[data-mark-word]").textContent = ""
         row.querySelector("[data-feedback-for]").hidden = true
       })
       if (!chosen.length) {
@@ -49,7 +50,10 @@
       var result = wrong.length ? "wrong" : (chosen.length === rightCount ? "right" : "partial")
       chosen.forEach(function (i) {
         var row = i.closest(".atlas-quiz__option")
-        row.setAttribute("data-state", i.getAttribute("data-correct") === "true" ? "right" : "wrong")
+        var good = i.getAttribute("data-correct") === "true"
+        row.setAttribute("data-state", good ? "right" : "wrong")
+        // the ✓/✗ is drawn by CSS; screen readers hear the words
+        row.querySelector("[data-mark-word]").textContent = t(good ? "option-right" : "option-wrong")
         row.querySelector("[data-feedback-for]").hidden = false
       })
       var focusInput = lastInput && lastInput.checked ? lastInput : (wrong[0] || chosen[chosen.length - 1])
@@ -60,7 +64,9 @@
       // The verdict is said here only: no feedback or explanation opens with one of its own
       // (hooks/atlas/quizzes.py stops the build if one does).
       var verdict = result === "right" ? t("correct") : result === "wrong" ? t("incorrect") : t("partly")
-      var message = verdict + " " + feedback + (result === "partial" ? "" : " " + explanation)
+      // A generated question's explanation is its right answer's feedback: said once.
+      var more = result === "partial" || feedback.indexOf(explanation) === 0 ? "" : " " + explanation
+      var message = verdict + " " + feedback + more
       status.setAttribute("data-result", result)
       q.setAttribute("data-result", result)
       if (announce || status.textContent !== message) status.textContent = message

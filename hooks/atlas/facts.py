@@ -5,15 +5,22 @@
 
 `coverage` is the pure core (the comparison tables use `count` for their coverage line);
 `main` only formats it.
+
+The report also lists, for review, every "does not have it" value (`no`, interconnect `none`)
+whose `quote:` is missing or has none of the words that state absence in the quote's language
+(`absence_review`): the evidence policy wants a source sentence that says the feature is absent.
+It is a list for a reviewer, not a build failure: a word like "not" is a hint, not a proof.
 """
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import re
 import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .data import Atlas, Provider, load_atlas
 from .problems import DataError
@@ -29,8 +36,24 @@ class Tally:
 
     @property
     def percent(self) -> int:
-        """Whole percent, rounded down so 59.9% never reads as 60%."""
+        """Whole percent, rounded down so 59.9% never reads as 60% (the tables' coverage line)."""
         return self.sourced * 100 // self.total if self.total else 0
+
+    @property
+    def ratio(self) -> float:
+        return self.sourced / self.total if self.total else 0.0
+
+
+def percent_text(tally: Tally) -> str:
+    """The share as a percentage with one decimal, rounded to nearest (16 of 18 is "88.9%",
+    7 of 54 is "13.0%"). Only a complete count reads "100.0%" and only an empty one "0.0%":
+    17,999 of 18,000 shows "99.9%", 1 of 100,000 shows "0.1%"."""
+    if not tally.total or not tally.sourced:
+        return "0.0%"
+    if tally.sourced >= tally.total:
+        return "100.0%"
+    tenths = (tally.sourced * 2000 + tally.total) // (2 * tally.total)   # round half up, in integers
+    return f"{min(max(tenths, 1), 999) / 10:.1f}%"
 
 
 @dataclass(frozen=True)
@@ -50,6 +73,83 @@ class Coverage:
     unknown: tuple[tuple[str, tuple[str, ...]], ...]   # provider id -> fields still unknown
     stale: tuple[Stale, ...]
     partial_without_note: tuple[tuple[str, str], ...] = ()   # (provider, field): the policy wants a note
+    absence_review: tuple["AbsenceClaim", ...] = ()        # "no" values whose quote does not say so
+
+
+# Rank of "does not have it" in data/fields.yaml (`no`, interconnect `none`).
+ABSENT_RANK = 3
+
+# Words that state absence, by the language of the quote (`quote_lang`, its primary subtag).
+# A quote in a language not listed here is read with the English words. Matched as whole
+# words, case-insensitively, with typographic apostrophes read as plain ones; for scripts
+# without spaces between words (Japanese) or with combining vowel signs (Hindi), as text.
+NEGATION_CUES: Mapping[str, tuple[str, ...]] = {
+    "en": ("not", "no", "cannot", "n't", "only", "unsupported", "unavailable", "never", "none", "nor"),
+    "vi": ("không", "chưa", "chỉ"),
+    "hi": ("नहीं", "केवल", "सिर्फ़", "सिर्फ", "असमर्थित"),
+    "ja": ("ない", "ません", "不可", "非対応", "未対応", "のみ", "だけ"),
+    "de": ("nicht", "kein", "keine", "keinen", "nur", "nie"),
+    "fr": ("ne", "n'", "pas", "aucun", "aucune", "seulement", "uniquement", "jamais"),
+    "es": ("no", "nunca", "ningún", "ninguna", "solo", "sólo", "únicamente"),
+    "pt": ("não", "nunca", "nenhum", "nenhuma", "apenas", "somente"),
+    "nb": ("ikke", "ingen", "kun", "bare", "aldri"),
+}
+# Languages whose cues are found as plain text, not as whole words.
+_CUES_AS_TEXT = frozenset({"hi", "ja", "zh", "ko", "th"})
+
+
+@lru_cache(maxsize=None)
+def _cue_pattern(lang: str) -> re.Pattern[str]:
+    cues = NEGATION_CUES.get(lang, NEGATION_CUES["en"])
+    if lang in _CUES_AS_TEXT:
+        return re.compile("|".join(re.escape(c) for c in cues))
+
+    def word(c: str) -> str:
+        if c.startswith("n'") and len(c) > 2:     # "n't" ends a word: doesn't, isn't
+            return re.escape(c) + r"(?!\w)"
+        if c.endswith("'"):                        # "n'" starts one: n'est, n'a
+            return r"(?<!\w)" + re.escape(c)
+        return r"(?<!\w)" + re.escape(c) + r"(?!\w)"
+    return re.compile("|".join(word(c) for c in cues), re.IGNORECASE)
+
+
+def states_absence(quote: str | None, lang: str = "en") -> bool:
+    """Whether `quote` has one of the words that state absence in its language (`lang` is the
+    fact's `quote_lang`, a BCP 47 tag such as "vi" or "pt-BR")."""
+    if not quote:
+        return False
+    primary = (lang or "en").split("-")[0].lower()
+    text = quote.replace("\u2019", "'").replace("\u2018", "'")
+    return _cue_pattern(primary).search(text) is not None
+
+
+@dataclass(frozen=True)
+class AbsenceClaim:
+    """A "does not have it" value whose source quote is missing or does not state absence."""
+
+    provider: str
+    field: str
+    value: str
+    reason: str         # "no quote" or "quote has no word of absence (<lang>)"
+
+
+def absence_review(providers: Iterable[Provider], fields: Mapping[str, Mapping[str, float]]
+                   ) -> tuple[AbsenceClaim, ...]:
+    """Every single-valued fact ranked "does not have it" (`no`, `none`) whose quote is missing
+    or does not state absence, in data order. `fields` maps a single-valued field to its
+    value ranks (Atlas.fields); list fields are not reviewed here."""
+    out = []
+    for p in providers:
+        for f, ranks in fields.items():
+            fact = p.facts.get(f)
+            if fact is None or not isinstance(fact.value, str) or ranks.get(fact.value) != ABSENT_RANK:
+                continue
+            if not fact.quote:
+                out.append(AbsenceClaim(p.id, f, fact.value, "no quote"))
+            elif not states_absence(fact.quote, fact.quote_lang):
+                out.append(AbsenceClaim(p.id, f, fact.value,
+                                        f"quote has no word of absence ({fact.quote_lang or 'en'})"))
+    return tuple(out)
 
 
 def count(providers: Iterable[Provider], fields: Iterable[str]) -> Tally:
@@ -75,16 +175,17 @@ def coverage(atlas: Atlas, today: dt.date, stale_after: int = STALE_AFTER_DAYS) 
         partial_without_note=tuple((p.id, f) for p in atlas.providers for f in fields
                                    if p.facts[f].value == "partial"
                                    and any(atlas.note(lang, p.id, f) is None for lang in atlas.languages)),
+        absence_review=absence_review(atlas.providers, atlas.fields),
     )
 
 
 def report(cov: Coverage, stale_after: int = STALE_AFTER_DAYS) -> str:
     """The coverage as plain text for a terminal."""
     width = max([len(name) for name, _ in (*cov.by_provider, *cov.by_field)] + [8])
-    row = lambda name, t: f"  {name:<{width}} {t.sourced:>4} / {t.total:<4} {t.percent:>3}%"  # noqa: E731
-    out = [f"Sourced facts: {cov.overall.sourced} of {cov.overall.total} ({cov.overall.percent}%)", "",
+    row = lambda name, t: f"  {name:<{width}} {t.sourced:>4} / {t.total:<4} {percent_text(t):>6}"  # noqa: E731
+    out = [f"Sourced facts: {cov.overall.sourced} of {cov.overall.total} ({percent_text(cov.overall)})", "",
            "Per provider:"]
-    out += [row(name, t) for name, t in sorted(cov.by_provider, key=lambda x: (-x[1].percent, x[0]))]
+    out += [row(name, t) for name, t in sorted(cov.by_provider, key=lambda x: (-x[1].ratio, x[0]))]
     out += ["", "Per field:"] + [row(name, t) for name, t in cov.by_field]
     out += ["", f"Still unknown ({sum(len(f) for _, f in cov.unknown)} cells):"]
     out += [f"  {pid}: {', '.join(fields)}" for pid, fields in cov.unknown] or ["  none"]
@@ -93,6 +194,9 @@ def report(cov: Coverage, stale_after: int = STALE_AFTER_DAYS) -> str:
             for s in cov.stale] or ["  none"]
     out += ["", f"Partial values without a note in every language ({len(cov.partial_without_note)}):"]
     out += [f"  {pid}.{f}" for pid, f in cov.partial_without_note] or ["  none"]
+    out += ["", f"'Does not have it' values whose quote does not state absence ({len(cov.absence_review)}; "
+                "for review, not an error):"]
+    out += [f"  {c.provider}.{c.field} = {c.value}: {c.reason}" for c in cov.absence_review] or ["  none"]
     return "\n".join(out)
 
 

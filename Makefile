@@ -48,6 +48,15 @@ i18n: $(STAMP)  ## translation status and checks (fast; exits non-zero on proble
 i18n-sync: $(STAMP)  ## after catching up a translation: make i18n-sync PAGE=guides/storage.md [LANGS=hi]
 	$(BIN)/python -m atlas.i18n_check --sync "$(PAGE)" $(if $(LANGS),--lang $(LANGS),)
 
+.PHONY: i18n-diff new-language
+i18n-diff: $(STAMP)  ## what changed in English since a translation was synced: make i18n-diff PAGE=guides/storage.md [LANGS=hi]
+	$(BIN)/python scripts/i18n_diff.py "$(PAGE)" $(if $(LANGS),--lang $(LANGS),)
+
+# CODE and NAME reach the script through the environment (make exports command-line variables), so
+# a name is never read by the shell.
+new-language: $(STAMP)  ## add a language in one command: make new-language CODE=ta NAME=தமிழ் (CONTRIBUTING: Add a language)
+	$(BIN)/python scripts/new_language.py --from-environment
+
 facts: $(STAMP)  ## coverage of provider facts: per provider and field, cells still unknown, old sources
 	$(BIN)/python -m atlas.facts
 

@@ -20,8 +20,8 @@ def build(target: Path, extra: list[str]) -> int:
     fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
     old = target.with_name(f".{target.name}.old-{os.getpid()}")
     try:
-        result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
-                                 "--site-dir", str(fresh), *extra])
+        command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(fresh), *extra]
+        result = _run_annotated(command) if os.environ.get("GITHUB_ACTIONS") == "true" else subprocess.run(command)
         if result.returncode != 0:
             print(f"build failed: {target} was left as it was", file=sys.stderr)
             return result.returncode or 1
@@ -35,6 +35,24 @@ def build(target: Path, extra: list[str]) -> int:
     finally:
         shutil.rmtree(fresh, ignore_errors=True)
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _run_annotated(command: list[str]) -> subprocess.CompletedProcess:
+    """Run the build in GitHub Actions: its output passes through as it comes, and each problem
+    it reports ("file:line: message", as PluginError text) is repeated as a workflow annotation
+    (atlas.problems.annotation), so it shows on that line of the pull request's diff."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hooks"))
+    from atlas.problems import annotations_in
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    seen = []
+    for line in proc.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        seen.append(line)
+    code = proc.wait()
+    for found in annotations_in("".join(seen)):
+        print(found, flush=True)
+    return subprocess.CompletedProcess(command, code)
 
 
 def main(argv: list[str]) -> int:

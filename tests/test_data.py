@@ -9,6 +9,7 @@ import pytest
 
 from atlas.data import load_atlas
 from atlas.problems import DataError
+from conftest import ROOT
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -42,13 +43,16 @@ def problems_for(scratch: Path) -> list[str]:
 
 
 def test_repository_data_is_valid_and_has_twenty_real_providers():
-    atlas = load_atlas(Path(__file__).resolve().parent.parent)
+    from atlas.sanitize import is_http_url
+    atlas = load_atlas(ROOT)
     assert len(atlas.providers) >= 20
     for p in atlas.providers:
         for name, fact in p.facts.items():
             if fact.value != "unknown":
                 assert fact.sources and fact.verified, (p.id, name)
-                assert all(s.startswith("https://") for s in fact.sources), (p.id, name)
+                assert all(is_http_url(s) for s in fact.sources), (p.id, name)   # what the loader allows
+            if fact.value == "partial":   # a partial value names its limit, in English at least
+                assert atlas.note("en", p.id, name), (p.id, name)
 
 
 def drop_notes(scratch: Path) -> None:
@@ -85,7 +89,8 @@ def test_tab_indentation_is_explained(scratch):
 
 
 def test_truncated_file_is_reported(scratch):
-    full = (scratch / "data/providers.yaml").read_text(encoding="utf-8")
+    fact = "      spot:\n        value: \"yes\"\n        sources: [https://a.example/b]\n        verified: 2026-11-30"
+    full = GOOD_PROVIDER.format(facts=facts_block({"spot": fact}))
     cut = full[: full.index("verified: 2026-11-30") + 12]   # stops inside a date
     problems = problems_for_text(scratch, cut + '\n      "unterminated')
     assert any(p.startswith("data/providers.yaml:") and "malformed YAML" in p for p in problems), problems
@@ -165,11 +170,20 @@ def test_fact_without_source(scratch):
 
 
 def test_words_missing_in_a_language_name_language_and_key(scratch):
-    hi = (scratch / "data/i18n/hi.yaml").read_text(encoding="utf-8")
-    hi = re.sub(r"\n  mig:\n    label: [^\n]+", "\n  mig: {}", hi)
+    import yaml
+    words = yaml.safe_load((scratch / "data/i18n/hi.yaml").read_text(encoding="utf-8"))
+    del words["fields"]["mig"]["label"]   # whatever else the file says, as YAML writes it
+    hi = yaml.safe_dump(words, allow_unicode=True, sort_keys=False)
     write(scratch, "data/i18n/hi.yaml", hi)
     problems = problems_for(scratch)
-    assert "data/i18n/hi.yaml:1: key 'fields.mig.label': missing hi text for an English key" in problems, problems
+    found = [p for p in problems if p.startswith("data/i18n/hi.yaml:") and "key 'fields.mig.label': missing hi text "
+             "for an English key (English has it at data/i18n/en.yaml:" in p]
+    assert len(found) == 1, problems
+    line = int(found[0].split(":")[1])   # the nearest place in the file: inside fields:, not line 1
+    lines = hi.splitlines()
+    fields = lines.index("fields:") + 1
+    end = next((n for n in range(fields, len(lines)) if lines[n] and not lines[n].startswith(" ")), len(lines))
+    assert fields < line <= end, (line, fields, end)
 
 
 def test_category_without_words_everywhere(scratch):
@@ -192,8 +206,9 @@ def test_every_problem_is_reported_at_once(scratch):
 
 def test_markup_and_urls_in_translations_are_rejected(scratch):
     vi = (scratch / "data/i18n/vi.yaml").read_text(encoding="utf-8")
-    vi = vi.replace("  note: Ghi chú", '  note: "<img src=x onerror=alert(1)>"').replace(
-        "  report: Báo sai sót", "  report: Báo sai sót tại https://evil.example")
+    vi, n = re.subn(r"^  note: .*$", '  note: "<img src=x onerror=alert(1)>"', vi, count=1, flags=re.M)
+    vi, m = re.subn(r"^  report: (.*)$", r"  report: \1 tại https://evil.example", vi, count=1, flags=re.M)
+    assert n == m == 1
     write(scratch, "data/i18n/vi.yaml", vi)
     problems = problems_for(scratch)
     assert any("key 'table.note': found markup" in p for p in problems), problems
@@ -202,6 +217,8 @@ def test_markup_and_urls_in_translations_are_rejected(scratch):
 
 def test_broken_placeholder(scratch):
     hi = (scratch / "data/i18n/hi.yaml").read_text(encoding="utf-8")
-    write(scratch, "data/i18n/hi.yaml", hi.replace('"पढ़ने में {minutes} मिनट"', '"पढ़ने में {मिनट} मिनट"'))
+    hi, n = re.subn(r"^(  reading_time: .*)\{minutes\}", r"\1{मिनट}", hi, count=1, flags=re.M)
+    assert n == 1
+    write(scratch, "data/i18n/hi.yaml", hi)
     problems = problems_for(scratch)
     assert any("key 'site.reading_time': placeholders found ['मिनट'], allowed: ['minutes']" in p for p in problems), problems

@@ -49,11 +49,9 @@ def edit(path: Path, old: str, new: str) -> None:
 
 def test_front_matter_markup_is_rejected_and_plain_text_is_escaped_for_the_theme(scratch, capsys):
     page = scratch / "docs/hi/guides/storage.md"
-    lines = page.read_text(encoding="utf-8").split("\n")
-    assert lines[1].startswith("title: ") and lines[2].startswith("description: ")
-    lines[1] = "title: '</title><script>alert(1)</script>'"
-    lines[2] = "description: 'x&quot; onload=&#34;alert(1)'\ntemplate: evil.html"
-    page.write_text("\n".join(lines), encoding="utf-8")
+    body = re.sub(r"\A---\n.*?\n---\n", "", page.read_text(encoding="utf-8"), count=1, flags=re.S)   # front matter made here
+    page.write_text("---\ntitle: '</title><script>alert(1)</script>'\ndescription: 'x&quot; onload=&#34;alert(1)'\n"
+                    "template: evil.html\n---\n" + body, encoding="utf-8")
     status, out = i18n(scratch, capsys)
     assert status == 1 and "Traceback" not in out
     assert "docs/hi/guides/storage.md:2: front matter key 'title': found markup '<'" in out
@@ -128,8 +126,9 @@ def test_script_in_a_translated_page_stops_the_build_and_names_the_line(scratch,
 
 def test_unknown_fact_is_still_checked_for_urls_and_dates(scratch):
     path = scratch / "data/providers.yaml"
-    edit(path, "      mig: unknown\n", "      mig:\n        value: unknown\n        sources: [\"javascript:alert(1)\"]\n"
-                                        "        verified: 2099-01-01\n")
+    field = re.search(r"^      (\w+): unknown$", path.read_text(encoding="utf-8"), re.M).group(1)   # any unknown fact
+    edit(path, f"      {field}: unknown\n", f"      {field}:\n        value: unknown\n        sources: [\"javascript:alert(1)\"]\n"
+                                           "        verified: 2099-01-01\n")
     edit(path, "https://", "https://docs.example.com@evil.example/?", )
     problems = "\n".join(data_problems(scratch))
     assert "source found 'javascript:alert(1)', allowed: an http:// or https:// URL" in problems
@@ -348,13 +347,18 @@ def test_every_file_problem_is_one_clean_line_in_both_tools(scratch, tmp_path, c
 # --- silently ignored mistakes, vague messages ----------------------------------------------
 
 def test_unknown_keys_in_every_data_file_kind_list_the_allowed_keys(scratch):
-    edit(scratch / "data/quizzes/storage.yaml", "    correct: [b]\n", "    correct: [b]\n    multipel: true\n")
+    import yaml
+    quiz = scratch / "data/quizzes/storage.yaml"
+    lines = quiz.read_text(encoding="utf-8").split("\n")
+    at = next(n for n, line in enumerate(lines) if line.startswith("    correct:"))   # the first question's
+    question = yaml.safe_load(quiz.read_text(encoding="utf-8"))["questions"][0]["id"]
+    quiz.write_text("\n".join(lines[:at + 1] + ["    multipel: true"] + lines[at + 1:]), encoding="utf-8")
     edit(scratch / "data/quizzes/en/storage.yaml", "title: ", "titel: x\ntitle: ")
     edit(scratch / "data/quizzes/vi/storage.yaml", "    explanation: ", "    explaination: x\n    explanation: ")
     edit(scratch / "data/fields.yaml", "  mig: {values: *yes_no}", "  mig: {values: *yes_no, rank: 2}")
     edit(scratch / "data/providers.yaml", "providers:", "providerz: []\nproviders:")
     problems = "\n".join(data_problems(scratch))
-    assert "data/quizzes/storage.yaml:9: quiz 'storage', question 'starved-gpu', key 'multipel': unknown key, " \
+    assert f"data/quizzes/storage.yaml:{at + 2}: quiz 'storage', question '{question}', key 'multipel': unknown key, " \
            "allowed: id, options, correct, multiple" in problems
     assert "data/quizzes/en/storage.yaml:1: quiz 'storage', key 'titel': unknown key, allowed: title, questions" in problems
     assert "key 'explaination': unknown key, allowed: question, explanation, options, feedback" in problems

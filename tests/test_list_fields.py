@@ -145,6 +145,9 @@ def test_quote_may_hold_a_command_placeholder_and_kubernetes_may_be_partial(scra
     )
     write(scratch, "data/providers.yaml", text)
     drop_notes(scratch)
+    en = scratch / "data/i18n/en.yaml"   # a partial names its limit: a note, in English only for now
+    en.write_text(en.read_text(encoding="utf-8") + "\nnotes:\n  alpha:\n    kubernetes: Only on virtual machines.\n",
+                  encoding="utf-8")
     facts = load_atlas(scratch, today=TODAY).providers[0].facts
     assert facts["ssh"].quote.startswith("jl resume <machine_id>")
     assert facts["kubernetes"].value == "partial" and facts["gpus"].value == ("RTX-6000", "RTX-6000-ADA")

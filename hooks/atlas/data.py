@@ -14,9 +14,9 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from . import countries, sanitize, yamlsrc
+from .languages import LANGUAGES   # mkdocs.yml's i18n languages: the one list (languages.py)
 from .problems import DataError, Problem
 
-LANGUAGES = ("en", "hi", "vi")
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 URL = re.compile(r"^https?://[^\s<>\"']+$")
 MARKUP = re.compile(r"<[a-zA-Z/!]|&[a-zA-Z#][a-zA-Z0-9]*;")
@@ -178,6 +178,8 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
     if "en" in word_docs and word_docs["en"]:
         known_ids = {p.id for p in providers} if providers_doc else None
         _check_words(word_docs, words, fields, groups, categories, known_ids, rules, problems, list_fields)
+        if providers_doc:
+            _check_partial_notes(providers_doc, providers, words["en"], problems)
     if problems:
         raise DataError(problems)
     dates = [f.verified for p in providers for f in p.facts.values() if f.verified]
@@ -561,7 +563,11 @@ def _check_words(docs, words, fields, groups, categories, provider_ids, rules, p
         if lang == "en":
             continue
         for key in sorted(set(en) - set(mine)):
-            problems.append(Problem(doc.path, 1, f"key '{key}'", f"missing {lang} text for an English key"))
+            if key.startswith("notes."):   # an English-only note is shown in English, marked (cells.evidence)
+                continue
+            problems.append(Problem(doc.path, nearest_line(doc, list(en), key), f"key '{key}'",
+                                    f"missing {lang} text for an English key (English has it at {endoc.path}:"
+                                    f"{endoc.line(*key.split('.'))}); it goes next to this line, in English's order"))
         for key in sorted(set(mine) - set(en)):
             if key.startswith("countries."):   # a language's own name for a country, where CLDR's is not in use
                 if not countries.is_country(key.split(".", 1)[1]):
@@ -571,6 +577,35 @@ def _check_words(docs, words, fields, groups, categories, provider_ids, rules, p
                 continue
             problems.append(Problem(doc.path, doc.line(*key.split(".")), f"key '{key}'",
                                     "extra key that English does not have"))
+
+
+def nearest_line(doc: yamlsrc.Doc, order: list[str], key: str) -> int:
+    """Where the missing `key` belongs in the translation `doc` (`order`: English keys, in English
+    order): beside its nearest sibling there, the one English has just before it, else just after
+    it; without siblings, beside the nearest key of the enclosing section, and so on up."""
+    parts = key.split(".")
+    here = order.index(key) if key in order else len(order)
+    for depth in range(len(parts) - 1, -1, -1):
+        near = [i for i, k in enumerate(order) if i != here and k.split(".")[:depth] == parts[:depth]
+                and tuple(k.split(".")) in doc.lines]
+        if near:
+            return doc.lines[tuple(order[max((i for i in near if i < here), default=min(near))].split("."))]
+    return doc.line(*parts)
+
+
+def _check_partial_notes(doc: yamlsrc.Doc, providers: tuple[Provider, ...], en: Mapping[str, Any],
+                         problems: list[Problem]) -> None:
+    """A `partial` value names its limit: each has a note, in English at least (the other
+    languages show the English note, marked as not yet translated, until they have theirs)."""
+    records = doc.data.get("providers") if isinstance(doc.data, dict) else None
+    index = {rec.get("id"): i for i, rec in enumerate(records or []) if isinstance(rec, dict)}
+    for p in providers:
+        for fid, fact in p.facts.items():
+            if fact.value == "partial" and f"notes.{p.id}.{fid}" not in en and p.id in index:
+                problems.append(Problem(doc.path, doc.line("providers", index[p.id], "facts", fid, "value"),
+                                        f"provider '{p.id}', field '{fid}'",
+                                        f"value 'partial' has no note; allowed: 'partial' with a note naming its "
+                                        f"limit, as notes.{p.id}.{fid} in data/i18n/en.yaml (translations may follow)"))
 
 
 def _format_problem(text: str) -> str | None:

@@ -18,10 +18,11 @@ from typing import Mapping
 
 from . import collation, files as repo_files
 from . import yamlsrc
+from .languages import LANGUAGES
 from .problems import DataError, Problem
 
 FILE = "data/glossary.yaml"
-ENTRY_KEYS = ("id", "en", "hi", "vi")
+ENTRY_KEYS = ("id", *LANGUAGES)   # the languages in mkdocs.yml
 LANG_KEYS = ("use", "avoid", "definition", "gender")
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MARKUP = re.compile(r"<[a-zA-Z/!]|&[a-zA-Z#][a-zA-Z0-9]*;|https?://")
@@ -44,7 +45,7 @@ class Term:
         return self.use["en"]
 
 
-def load(root: Path, languages: tuple[str, ...] = ("en", "hi", "vi")) -> tuple[Term, ...]:
+def load(root: Path, languages: tuple[str, ...] = LANGUAGES) -> tuple[Term, ...]:
     """Read and validate `data/glossary.yaml`; raise DataError listing every problem."""
     problems: list[Problem] = []
     doc = yamlsrc.load(root / FILE, FILE, problems)
@@ -54,17 +55,18 @@ def load(root: Path, languages: tuple[str, ...] = ("en", "hi", "vi")) -> tuple[T
     if not isinstance(entries, list):
         raise DataError([Problem(FILE, 1, "", "expected a top-level 'terms:' list")])
     terms, seen = [], {}
+    entry_keys = ("id", *languages)   # the languages of the site being checked (mkdocs.yml)
     for i, entry in enumerate(entries):
         line = doc.line("terms", i)
         if not isinstance(entry, dict):
-            problems.append(Problem(FILE, line, f"term #{i + 1}", "expected a mapping with id, en, hi, vi"))
+            problems.append(Problem(FILE, line, f"term #{i + 1}", f"expected a mapping with {', '.join(entry_keys)}"))
             continue
         tid = entry.get("id")
         who = f"term '{tid}'" if isinstance(tid, str) else f"term #{i + 1}"
         for key in entry:
-            if key not in ENTRY_KEYS:
+            if key not in entry_keys:
                 problems.append(Problem(FILE, doc.line("terms", i, key), who,
-                                        f"unknown key '{key}', allowed: {', '.join(ENTRY_KEYS)}"))
+                                        f"unknown key '{key}', allowed: {', '.join(entry_keys)}"))
         if not isinstance(tid, str) or not ID.match(tid):
             problems.append(Problem(FILE, doc.line("terms", i, "id"), who, f"found id {tid!r}, allowed: a lowercase slug"))
         elif tid in seen:
@@ -186,7 +188,7 @@ def _nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def check_tree(root: Path, terms: tuple[Term, ...], languages: tuple[str, ...] = ("hi", "vi"),
+def check_tree(root: Path, terms: tuple[Term, ...], languages: tuple[str, ...] = LANGUAGES[1:],
                texts: Mapping[Path, str] | None = None) -> list[str]:
     """'file:line: …' for every avoided variant in the pages and data strings of `languages`
     (`texts`: pages already read, by path, as sanitize.check_docs returns them)."""
@@ -196,7 +198,7 @@ def check_tree(root: Path, terms: tuple[Term, ...], languages: tuple[str, ...] =
         # The pages the build reads (files.walk: no dotfiles, nothing that leaves the repository),
         # each read as the build reads it (bounded, strict UTF-8): a link to /dev/zero fails there.
         pages, _ = repo_files.walk(root / "docs" / lang, root, ".md")
-        files = [(p, prose_lines) for p in sorted(pages)]
+        files = [(p, lambda text: [*_front_matter_lines(text), *prose_lines(text)]) for p in sorted(pages)]
         files += [(p, _yaml_text_lines) for p in [root / "data" / "i18n" / f"{lang}.yaml",
                                                   *sorted((root / "data" / "quizzes" / lang).glob("*.yaml"))]]
         for path, lines_of in files:
@@ -209,6 +211,13 @@ def check_tree(root: Path, terms: tuple[Term, ...], languages: tuple[str, ...] =
                 found.append(f"{rel}:{n}: avoided term {variant!r} in a {lang} text; "
                              f"use {preferred!r} (data/glossary.yaml)")
     return found
+
+
+def _front_matter_lines(text: str) -> list[tuple[int, str]]:
+    """The title and description of a page, which a reader sees in the nav, the browser's tab
+    and search results: checked like the page's prose."""
+    from .sanitize import front_matter_prose
+    return [(n, value) for n, _, value in front_matter_prose(text)]
 
 
 def _yaml_text_lines(text: str) -> list[tuple[int, str]]:

@@ -70,13 +70,22 @@ def is_english(sentence: str, lang: str, keep: frozenset[str] = frozenset()) -> 
             and len(words) / max(1, len(tokens)) > 0.6)
 
 
+def table_cells(line: str) -> list[str]:
+    """The cells of a Markdown table row (`| a | b |`), each read as prose of its own: a Hindi
+    cell beside an English one must not hide it. A pipe inside `code` or escaped is no border."""
+    text = re.sub(r"`[^`]*`", " ", line).strip()
+    text = text[1:] if text.startswith("|") else text
+    text = text[:-1] if text.endswith("|") and not text.endswith("\\|") else text
+    return re.split(r"(?<!\\)\|", text)
+
+
 def find_in_lines(lines: list[tuple[int, str]], lang: str, keep: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
-    """(line, sentence) for every English sentence in `lines`; tables are skipped."""
+    """(line, sentence) for every English sentence in `lines`; a table row is read cell by cell."""
     found = []
     for n, line in lines:
-        if line.lstrip().startswith("|"):
-            continue
-        for s in sentences(strip_markup(line)):
-            if is_english(s, lang, keep):
-                found.append((n, s))
+        parts = table_cells(line) if line.lstrip().startswith("|") else (line,)
+        for part in parts:
+            for s in sentences(strip_markup(part)):
+                if is_english(s, lang, keep):
+                    found.append((n, s))
     return found

@@ -107,18 +107,56 @@ def split_front_matter(text: str, shown: str, problems: list[Problem]) -> tuple[
         return None, 1
     m = FRONT_MATTER.match(text)
     if not m:
-        problems.append(Problem(shown, 1, "", "front matter is not closed by a '---' line "
-                                "(it would be published as text)"))
+        problems.append(Problem(shown, 1, "", "front matter is not closed by a '---' line"
+                                + _page_text_hint(text.split("\n")[1:]) + " (it would be published as text)"))
         return None, 1
     body_line = text[: m.end()].count("\n") + 1
-    doc = yamlsrc.parse(m.group(1), shown, problems, first_line=2)
+    found: list[Problem] = []
+    doc = yamlsrc.parse(m.group(1), shown, found, first_line=2)
     if doc is None:
+        hint = _page_text_hint(m.group(1).split("\n"))
+        if hint:   # the closing '---' is missing: the YAML error is only a consequence of it
+            problems.append(Problem(shown, 1, "", f"front matter is not closed by a '---' line{hint}; "
+                                    f"lines 2 to {body_line - 2} (up to the next '---') are read as front matter"))
+            return None, body_line
+        problems += [Problem(p.file, p.line, p.where, p.message + COLON_HINT) if "mapping values are not allowed"
+                     in p.message else p for p in found]
         return None, body_line
+    problems += found
     if not isinstance(doc.data, dict):
         problems.append(Problem(shown, 2, "", "front matter must be a mapping such as 'title: …' "
                                 "(it would be published as text)"))
         return None, body_line
     return doc.data, body_line
+
+
+# What starts a page's text and is never front matter: a heading, a code fence, a marker.
+PAGE_TEXT = re.compile(r"^(?:#{1,6}[ \t]+\S|```|~~~|<!--)")
+COLON_HINT = " (a value holding ': ' needs quotes, as in title: \"Storage: datasets\")"
+
+
+def _page_text_hint(lines: list[str]) -> str:
+    """Where front matter that was never closed runs into the page's text: ', add it before
+    line N ('# Heading')', or '' when nothing in `lines` (from line 2) reads as page text."""
+    for n, line in enumerate(lines, 2):
+        if PAGE_TEXT.match(line):
+            return f"; add one before line {n} ({line.strip()[:40]!r}), where the page's text starts"
+    return ""
+
+
+PROSE_KEYS = ("title", "description")   # front matter a reader sees: nav, tab, search result
+
+
+@lru_cache(maxsize=512)
+def front_matter_prose(text: str) -> tuple[tuple[int, str, str], ...]:
+    """(line, key, value) of the front matter a reader sees (title, description), for the checks
+    that read prose (English left in, avoided terms); none when the front matter is broken
+    (front_matter_problems says why)."""
+    m = FRONT_MATTER.match(text)
+    doc = yamlsrc.parse(m.group(1), "page", [], first_line=2) if m else None
+    if doc is None or not isinstance(doc.data, dict):
+        return ()
+    return tuple((doc.line(key), key, doc.data[key]) for key in PROSE_KEYS if isinstance(doc.data.get(key), str))
 
 
 def front_matter_problems(text: str, shown: str) -> list[Problem]:
@@ -300,6 +338,8 @@ def render_markdown(body: str) -> str:
 def page_problems(text: str, shown: str) -> list[Problem]:
     """Front matter and rendered-HTML problems of one page (for `make i18n`)."""
     problems = front_matter_problems(text, shown)
+    if any(p.message.startswith("front matter is not closed") for p in problems):
+        return problems   # where its text starts is unknown: its code would be read as text (one message is enough)
     from . import markers
     m = FRONT_MATTER.match(text)
     body = text[m.end():] if m else text

@@ -42,7 +42,7 @@ def split(site: Path, default: str, languages: list[str] | tuple[str, ...] = (),
     langs = list(buckets)
     counts = {}
     for lang, docs in buckets.items():
-        config = {**index["config"], "lang": [LUNR_NAME.get(lang, lang)]}
+        config = {**index["config"], "lang": [lunr_language(site, lang)]}
         out = site / ("" if lang == default else lang) / "search" / "search_index.json"
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps({**index, "config": config, "docs": docs}, ensure_ascii=False,
@@ -50,6 +50,17 @@ def split(site: Path, default: str, languages: list[str] | tuple[str, ...] = (),
         counts[lang] = sum(1 for d in docs if "#" not in d["location"])
     _sitemaps(site, langs, default)
     return counts
+
+
+def lunr_language(site: Path, lang: str) -> str:
+    """The lunr language of `lang`'s index: LUNR_NAME's, else the language's own when the built
+    site has its lunr file (theme or overrides), else English tokenising (split at spaces and
+    punctuation), so search works in a language lunr does not know (`make new-language`)."""
+    name = LUNR_NAME.get(lang, lang)
+    folder = site / "assets" / "javascripts" / "lunr" / "min"
+    if name == "en" or not folder.is_dir() or (folder / f"lunr.{name}.min.js").exists():
+        return name
+    return "en"
 
 
 def search_plugin(config) -> object | None:

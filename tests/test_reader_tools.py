@@ -114,16 +114,16 @@ OUR_ASSETS["vi"] = OUR_ASSETS["en"] + ["assets/javascripts/lunr/atlas-fold.js", 
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_our_scripts_and_styles_a_reader_loads_stay_under_8_kb_gzipped(built_site, lang):
+def test_our_scripts_and_styles_a_reader_loads_stay_within_their_gzip_budget(built_site, lang):
     """Everything of ours a first page view in `lang` downloads: the page's script and styles,
-    and the search worker's language files. 10 KB since the tables open each value's evidence in
-    place (issue 23: +1.2 KB of script, +0.6 KB of styles); side by side's script loads only there."""
+    and the search worker's language files. 11 KB since the tables open each value's evidence in
+    place and side by side came (issue 23: +1.2 KB of script, +1 KB of styles); its script loads only there."""
     import gzip
     page = (built_site / ("" if lang == "en" else lang) / "guides/storage.html").read_text(encoding="utf-8")
     ours = re.findall(r'(?:src|href)="(?:\.\./)*(assets/atlas/[^"]+)"', page)
     assert sorted(ours) == sorted(OUR_ASSETS["en"]), ours   # one script, one stylesheet
     sizes = {name: len(gzip.compress((built_site / name).read_bytes(), 9)) for name in OUR_ASSETS[lang]}
-    assert sum(sizes.values()) < 10 * 1024, sizes
+    assert sum(sizes.values()) < 11 * 1024, sizes
 
 
 def test_bundle_keeps_every_script_and_separates_them():
@@ -158,7 +158,7 @@ def test_every_provider_has_a_page_with_every_field_source_and_date(built_site, 
         assert f'href="{p.homepage}"' in html
         for f in atlas.all_fields:
             assert f'<tr id="fact-{f}" data-field="{f}"' in html, (path, f)
-            assert f'<th scope="row">{w["fields"][f]["label"]}</th>' in html
+            assert f'<th scope="row">{w["fields"][f]["label"]}<template class="atlas-cell">' in html
             fact = p.facts[f]
             for url in fact.sources:
                 assert f'href="{url}"' in html, (path, f, url)
@@ -387,7 +387,9 @@ def test_search_holds_the_guides_prose_not_their_furniture(built_site, lang):
     assert all(words_ in page for words_ in furniture)   # on the page…
     for doc in guides:
         assert not any(words_ in doc["text"] for words_ in furniture), (doc["location"], doc["text"][:120])   # …not in search
-        assert doc["text"].startswith("<p>") and len(doc["text"]) > 200
+        assert doc["text"].strip(), doc["location"]
+    # the guides as they are open with a paragraph of prose (a new one may open with a list)
+    assert sum(doc["text"].startswith("<p>") and len(doc["text"]) > 200 for doc in guides) >= 8
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -399,12 +401,14 @@ def test_provider_facts_stay_readable_on_a_phone(browser, server, lang):
     pg.goto(f"{server}{prefix(lang)}/providers/runpod.html")
     box = pg.locator(".atlas-provider .atlas-table__scroll")
     widths = pg.eval_on_selector_all(".atlas-provider__facts thead th", "els => els.map(e => e.getBoundingClientRect().width)")
-    assert box.evaluate("el => el.scrollWidth > el.clientWidth + 100")
+    assert box.evaluate("el => el.scrollWidth > el.clientWidth + 50")   # "Explained in" is a scroll away…
     assert min(widths) >= 100, widths   # about 4 rem: a word of a link title fits on a line
+    evidence = pg.eval_on_selector(".atlas-provider__facts tbody td", "e => e.getBoundingClientRect()")
+    assert evidence["width"] >= 200 and evidence["x"] + evidence["width"] <= 375   # …the evidence is not
     name = pg.locator(".atlas-provider__facts tbody th").first
     before = name.bounding_box()["x"]
-    box.evaluate("el => { el.scrollLeft = 300 }")
-    pg.wait_for_function("document.querySelector('.atlas-provider .atlas-table__scroll').scrollLeft > 200")
+    box.evaluate("el => { el.scrollLeft = el.scrollWidth }")
+    pg.wait_for_function("document.querySelector('.atlas-provider .atlas-table__scroll').scrollLeft > 40")
     assert abs(name.bounding_box()["x"] - before) < 2   # the field names stay in view
     assert pg.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")   # the page itself does not scroll
     context.close()

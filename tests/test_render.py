@@ -12,17 +12,44 @@ import pytest
 from markupsafe import escape as e
 
 from atlas import quizzes, tables
-from atlas.data import load_atlas
+from atlas.data import Fact, Provider, load_atlas
 from atlas.markers import SLOT, Context, fill, replace as replace_markers
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 TODAY = dt.date(2026, 12, 1)
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+DAY = dt.date(2026, 11, 30)
+SRC = ("https://alpha.example/docs/kubernetes", "https://alpha.example/docs/mps")
 
 
 @pytest.fixture(scope="module")
 def atlas():
     return load_atlas(ROOT)
+
+
+@pytest.fixture(scope="module")
+def own(atlas):
+    """Providers and notes made here, with the schema and words of data/: the tests of rendering
+    below hold whatever data/providers.yaml says (a new provider, a changed value, a new date)."""
+    unknown = {f: Fact("unknown") for f in atlas.all_fields}
+
+    def provider(pid, name, **facts):
+        return Provider(pid, name, f"https://{pid}.example", "gpu-cloud", MappingProxyType({**unknown, **facts}))
+
+    providers = (
+        provider("alpha", "Alpha Cloud", kubernetes=Fact("managed", SRC[:1], DAY),
+                 mps=Fact("partial", SRC[1:], DAY, "MPSは一部のGPUでのみ使えます。", "ja"),
+                 spot=Fact("yes", SRC[:1], DAY), billing=Fact("per-second", SRC[:1], DAY)),
+        provider("beta", "Beta GPU", kubernetes=Fact("no", SRC[:1], DAY), spot=Fact("no", SRC[:1], DAY),
+                 billing=Fact("per-hour", SRC[:1], DAY)),
+        provider("gamma", "gamma compute", kubernetes=Fact("managed", SRC[:1], DAY), docker_daemon=Fact("yes", SRC[:1], DAY)),
+        provider("delta", "Delta Nodes", kubernetes=Fact("self-managed", SRC[:1], DAY)),
+        provider("epsilon", "Epsilon", kubernetes=Fact("partial", SRC[:1], DAY)),
+    )
+    words = {lang: MappingProxyType({**w, "notes.alpha.mps": f"({lang}) on some GPUs only",
+                                     "notes.epsilon.kubernetes": f"({lang}) on request"})
+             for lang, w in atlas.words.items()}
+    return replace(atlas, providers=providers, words=MappingProxyType(words))
 
 
 def with_hostile_provider(atlas):
@@ -40,7 +67,8 @@ def row_ids(html):
 
 
 @pytest.mark.parametrize("lang", ["en", "hi", "vi"])
-def test_headers_and_short_values_are_in_the_page_language_with_the_long_words_in_the_legend(atlas, lang):
+def test_headers_and_short_values_are_in_the_page_language_with_the_long_words_in_the_legend(own, lang):
+    atlas = own
     html = table(atlas, lang)
     header = atlas.t(lang, "fields.kubernetes.label")
     short, long = atlas.t(lang, "fields.kubernetes.short.managed"), atlas.t(lang, "fields.kubernetes.values.managed")
@@ -51,7 +79,8 @@ def test_headers_and_short_values_are_in_the_page_language_with_the_long_words_i
     assert e(long) not in html.split("<tbody>")[1]                                                    # never in a cell
 
 
-def test_rows_order_yes_then_partial_unknown_no_then_name(atlas):
+def test_rows_order_yes_then_partial_unknown_no_then_name(own):
+    atlas = own
     html = table(atlas, "en", "kubernetes")
     ids = row_ids(html)
     values = {p.id: p.facts["kubernetes"].value for p in atlas.providers}
@@ -83,16 +112,17 @@ def test_each_cell_with_evidence_links_to_its_fact_on_the_provider_page(atlas):
     assert "<time" not in body and "atlas-v__note" not in html   # details live on the provider page
 
 
-def test_evidence_has_words_note_quote_sources_and_a_local_date(atlas):
+def test_evidence_has_words_note_quote_sources_and_a_local_date(own):
     from atlas import cells
-    aws = next(p for p in atlas.providers if p.id == "aws")
-    fact = aws.facts["mps"]
-    html = cells.evidence(atlas, "vi", aws, "mps", TODAY)
+    atlas = own
+    alpha = next(p for p in atlas.providers if p.id == "alpha")
+    fact = alpha.facts["mps"]
+    html = cells.evidence(atlas, "vi", alpha, "mps", TODAY)
     assert f'<p class="atlas-ev__value atlas-v--partial"><span class="atlas-v__icon" aria-hidden="true">◐</span> ' \
            f'{e(atlas.value_label("vi", "mps", "partial"))}</p>' in html
-    assert e(atlas.note("vi", "aws", "mps")) in html
+    assert e(atlas.note("vi", "alpha", "mps")) in html
     assert f'<blockquote lang="{fact.quote_lang}" cite="{e(fact.sources[0])}"><p>{e(fact.quote)}</p></blockquote>' in html
-    assert fact.quote_lang == "ja"   # the AWS page it quotes is Japanese
+    assert fact.quote_lang == "ja"   # the page it quotes is Japanese
     for url in fact.sources:
         assert f'href="{e(url)}"' in html
     date = re.search(r'<time datetime="([0-9-]+)">([^<]+)</time>', html)
@@ -101,14 +131,16 @@ def test_evidence_has_words_note_quote_sources_and_a_local_date(atlas):
     assert "ngày <time" not in html   # the date says "ngày" itself
 
 
-def test_a_fact_without_a_quote_shows_none(atlas):
+def test_a_fact_without_a_quote_shows_none(own):
     from atlas import cells
+    atlas = own
     p, f = next((p, f) for p in atlas.providers for f, fact in p.facts.items() if fact.sources and not fact.quote)
     assert "<blockquote" not in cells.evidence(atlas, "en", p, f, TODAY)
 
 
-def test_stale_mark_after_180_days(atlas):
+def test_stale_mark_after_180_days(own):
     from atlas import cells
+    atlas = own   # every fact verified on 2026-11-30
     fresh = table(atlas, "hi", today=dt.date(2027, 5, 29))     # 180 days after 2026-11-30
     stale = table(atlas, "hi", today=dt.date(2027, 5, 30))     # 181 days
     old = [(p, f) for p in atlas.providers for f in atlas.groups["kubernetes"]
@@ -116,22 +148,24 @@ def test_stale_mark_after_180_days(atlas):
     assert "atlas-v--stale" not in fresh
     assert stale.count("atlas-v--stale") == len(old) > 0
     p, f = old[0]
-    assert "⚠ पुराना हो सकता है" in cells.evidence(atlas, "hi", p, f, dt.date(2027, 5, 30))
+    assert f"⚠ {atlas.t('hi', 'table.stale')}" in cells.evidence(atlas, "hi", p, f, dt.date(2027, 5, 30))
     assert "⚠" not in cells.evidence(atlas, "hi", p, f, dt.date(2027, 5, 29))
 
 
 def test_data_as_of_line_and_report_link(atlas):
     html = table(atlas, "en")
     newest = max(f.verified for p in atlas.providers for f in p.facts.values() if f.verified)
-    assert f'Data as of <time datetime="{newest.isoformat()}">{newest:%B} {newest.day}, {newest.year}</time>.' in html
-    assert '<a href="https://report.example/new">Report a correction</a>' in html
+    when = f'<time datetime="{newest.isoformat()}">{newest:%B} {newest.day}, {newest.year}</time>'   # as English writes a date
+    assert str(e(atlas.t("en", "table.data_as_of", date="\0"))).replace("\0", when) in html
+    assert f'<a href="https://report.example/new">{e(atlas.t("en", "table.report"))}</a>' in html
 
 
 def test_values_are_words_not_colour_alone(atlas):
     for group in ("spot-billing", "regions-gpus"):
         html = table(atlas, "hi", group)
         cells_ = re.findall(r'<td class="atlas-v[^"]*".*?</td>', html, re.S)
-        assert len(cells_) == len(atlas.providers) * len(atlas.groups[group])
+        merged = sum(1 for p in atlas.providers if tables.pending(p) and not any(p.facts[f].known for f in atlas.groups[group]))
+        assert len(cells_) == (len(atlas.providers) - merged) * len(atlas.groups[group])
         for cell in cells_:
             words = re.sub(r"<[^>]+>", "", cell).replace("✓", "").replace("◐", "").replace("✗", "").replace("?", "")
             assert words.strip(), cell   # a word (or a list item) beside every icon
@@ -152,7 +186,8 @@ def test_full_matrix_has_every_provider_and_field(atlas):
 
 def test_provider_list_escapes_and_localizes(atlas):
     html = tables.render_list(with_hostile_provider(atlas), "vi")
-    assert "(Chợ thuê GPU)" in html and "&lt;script&gt;" in html and "<script>" not in html
+    category = atlas.t("vi", f"categories.{atlas.providers[0].category}")
+    assert f"({e(category)})" in html and "&lt;script&gt;" in html and "<script>" not in html
 
 
 # --- quizzes ---------------------------------------------------------------------------
@@ -174,7 +209,7 @@ def test_generation_is_deterministic_and_localized(atlas):
     a = quizzes.generated(atlas, "hi", "billing", 1)
     b = quizzes.generated(atlas, "hi", "billing", 1)
     assert a == b
-    assert a[0].text == "इनमें से कौन-सा प्रदाता GPU समय का शुल्क प्रति सेकंड लेता है?"
+    assert a[0].text == atlas.t("hi", "quiz.generated.billing.question")
     assert [o.id for o in a[0].options] == [o.id for o in quizzes.generated(atlas, "vi", "billing", 1)[0].options]
 
 
@@ -189,19 +224,22 @@ def test_generation_never_uses_unknown(atlas):
                        for o in q.options)
 
 
-def test_generation_refuses_without_distractors(atlas):
+def test_generation_refuses_without_distractors(own):
+    assert quizzes.generated(own, "en", "spot", 1)   # alpha is sourced as "yes", beta as "no"
+    no_beta = replace(own, providers=tuple(p for p in own.providers if p.id != "beta"))
     with pytest.raises(quizzes.QuizError, match="at least one of each"):
-        quizzes.generated(atlas, "en", "spot", 1)   # no provider is sourced as "no"
+        quizzes.generated(no_beta, "en", "spot", 1)   # no provider is sourced as "no"
 
 
 def test_quiz_markup_is_accessible_in_each_language(atlas):
-    for lang, hint in (("en", "Choose one answer."), ("hi", "एक उत्तर चुनें।"), ("vi", "Chọn một đáp án.")):
+    for lang in ("en", "hi", "vi"):
         title, qs = quizzes.authored(atlas, lang, "storage")
         html = quizzes.render_quiz(atlas, lang, quiz_key="quiz-storage", title=title, questions=qs)
         assert html.count("<fieldset") == html.count("<legend>") == len(qs)
         assert html.count('role="status"') == len(qs) + 1
-        assert hint in html
-        assert 'type="checkbox"' in html and 'type="radio"' in html   # storage has both kinds
+        for multiple, kind, hint in ((False, "radio", "quiz.choose_one"), (True, "checkbox", "quiz.choose_all")):
+            if any(q.multiple == multiple for q in qs):   # each kind of question the quiz has
+                assert f'type="{kind}"' in html and str(e(atlas.t(lang, hint))) in html, (lang, kind)
         assert html.count("<details") == len(qs)
 
 
@@ -250,7 +288,7 @@ def test_foreign_comments_are_left_alone(atlas):
     html = fill(f"<p>{out.splitlines()[0]}</p>\n<p>{SLOT.format(0)}</p>", slots)
     assert SLOT.format(0) in html   # a table goes in late, after search has indexed the page
     html = fill(html, slots, late=True)
-    assert "Volume lưu trữ bền vững" in html and "<p><div" not in html
+    assert str(e(atlas.t("vi", "fields.persistent_volumes.label"))) in html and "<p><div" not in html
 
 
 def test_source_line_follows_the_translations_word_order(atlas):
@@ -322,3 +360,27 @@ def test_markers_are_found_once_per_text_unless_the_hash_key_is_fixed(monkeypatc
     markers.find(text)
     assert len(scans) == 3
     markers.forget()
+
+
+def test_a_provider_not_yet_researched_says_so_in_one_cell_and_sorts_last(atlas):
+    """Fewer than tables.RESEARCHED sourced facts: where the table has none of them, one cell says
+    so instead of a row of "Unknown"; where it has one, the facts show as usual."""
+    from atlas.data import Fact
+    first = atlas.providers[0]
+    kept = {"kubernetes": first.facts["kubernetes"]} if first.facts["kubernetes"].known else {}
+    facts = {f: kept.get(f, Fact("unknown")) for f in atlas.all_fields}
+    fresh = replace(first, id="fresh", name="AAA Fresh", facts=MappingProxyType(facts))
+    a = replace(atlas, providers=(*atlas.providers, fresh))
+    assert tables.pending(fresh) and not any(tables.pending(p) for p in atlas.providers if sum(f.known for f in p.facts.values()) >= 3)
+    docker = table(a, "hi", "docker")
+    row = docker[docker.index('<tr data-provider="fresh"'):]
+    row = row[: row.index("</tr>")]
+    assert row.count("<td") == 2 and 'colspan="3"' in row   # category, then one cell for the three fields
+    assert a.t("hi", "table.pending", sourced=len(kept), total=len(atlas.all_fields)) in row
+    ids = row_ids(docker)
+    waiting = {p.id for p in a.providers if tables.pending(p)}
+    unknown = [i for i in ids if a.rank("custom_images", next(p for p in a.providers if p.id == i).facts["custom_images"].value) == 2]
+    assert unknown[-len(waiting & set(unknown)):] == [i for i in unknown if i in waiting]   # after every researched one
+    if kept:
+        k8s = table(a, "hi", "kubernetes")
+        assert 'atlas-table__pending' not in k8s[k8s.index('<tr data-provider="fresh"'):].split("</tr>")[0]

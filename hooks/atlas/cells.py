@@ -53,71 +53,111 @@ def short_label(atlas: Atlas, lang: str, field: str, value: str) -> str:
 
 def has_details(atlas: Atlas, lang: str, p: Provider, field: str) -> bool:
     fact = p.facts[field]
-    return bool(fact.sources or fact.verified or atlas.note(lang, p.id, field))
+    return bool(fact.sources or fact.verified or _noted(atlas, lang, p, field))
+
+
+def _noted(atlas: Atlas, lang: str, p: Provider, field: str) -> bool:
+    """The fact has a note in `lang`, or an English one shown there until it is translated."""
+    return atlas.note(lang, p.id, field) is not None or atlas.note(atlas.languages[0], p.id, field) is not None
+
+
+# The parts of cells and evidence that depend only on the language and the value (a value's
+# words, a date line, a list of source links, a quotation) are made once per atlas: a thousand
+# providers share a few hundred of them, and escaping every one again was most of the cost.
+_PARTS: dict = {}
+_PARTS_OF: list = [None]
+
+
+def _memo(atlas: Atlas, key: tuple, make) -> str:
+    if _PARTS_OF[0] is not atlas:   # new data: forget the last atlas's parts
+        _PARTS.clear()
+        _PARTS_OF[0] = atlas
+    found = _PARTS.get(key)
+    if found is None:
+        found = _PARTS[key] = make()
+    return found
 
 
 def compact(atlas: Atlas, lang: str, p: Provider, field: str, today: dt.date) -> str:
     """The table cell (`<td>…</td>`): icon and short label, or up to CHIPS list items and "+N";
     a link to the evidence when there is any. Unknown without a note is plain and quiet."""
     fact = p.facts[field]
+    noted = _noted(atlas, lang, p, field)
+    stale = bool(fact.verified and (today - fact.verified).days > STALE_AFTER_DAYS)
+    head, inner = _memo(atlas, ("cell", lang, field, fact.value, noted, stale),
+                        lambda: _compact_parts(atlas, lang, field, fact, noted, stale))
+    if fact.sources or fact.verified or noted:
+        return f'{head}<a class="atlas-v__more" href="{e(fact_link(p, field))}">{inner}</a></td>'
+    return f"{head}{inner}</td>"
+
+
+def _compact_parts(atlas: Atlas, lang: str, field: str, fact: Fact, noted: bool, stale: bool) -> tuple[str, str]:
     kind, icon, rank = tone(atlas, field, fact)
-    classes = f"atlas-v atlas-v--{kind}"
-    note = atlas.note(lang, p.id, field)
-    if note:
-        classes += " atlas-v--noted"
-    if fact.verified and (today - fact.verified).days > STALE_AFTER_DAYS:
-        classes += " atlas-v--stale"
+    classes = f"atlas-v atlas-v--{kind}" + (" atlas-v--noted" if noted else "") + (" atlas-v--stale" if stale else "")
     value = " ".join(fact.value) if isinstance(fact.value, tuple) else fact.value
+    listed = ""
     if kind == "list":
         items = [atlas.item_label(lang, field, i) for i in fact.value]
         inner = "".join(f'<span class="atlas-v__chip">{e(i)}</span>' for i in items[:CHIPS])
         if len(items) > CHIPS:
             inner += f'<span class="atlas-v__chip atlas-v__chip--more">+{len(items) - CHIPS}</span>'
-        words = ", ".join(items)
+        listed = f' data-words="{e(", ".join(items))}"'   # the filter reads the items not shown
     else:
-        label = atlas.t(lang, f"fields.{field}.empty") if field in atlas.list_fields and fact.known else short_label(atlas, lang, field, fact.value)
+        label = (atlas.t(lang, f"fields.{field}.empty") if field in atlas.list_fields and fact.known
+                 else short_label(atlas, lang, field, fact.value))
         inner = f'<span class="atlas-v__icon" aria-hidden="true">{e(icon)}</span> {e(label)}'
-        words = ""
-    listed = f' data-words="{e(words)}"' if kind == "list" else ""   # the filter reads items not shown
-    head = f'<td class="{classes}" data-sort-value="{e(rank)}" data-value="{e(value)}"{listed}>'
-    if has_details(atlas, lang, p, field):
-        return f'{head}<a class="atlas-v__more" href="{e(fact_link(p, field))}">{inner}</a></td>'
-    return f"{head}{inner}</td>"
+    return f'<td class="{classes}" data-sort-value="{e(rank)}" data-value="{e(value)}"{listed}>', inner
 
 
 def evidence(atlas: Atlas, lang: str, p: Provider, field: str, today: dt.date) -> str:
     """The evidence block of one fact (`<div class="atlas-ev">`): the value in full words, the
     note, the source's own words (with their language), the sources and the verified date."""
     fact = p.facts[field]
-    kind, icon, _ = tone(atlas, field, fact)
-    if kind == "list":
-        words = None
-    elif field in atlas.list_fields and fact.known:
-        words = atlas.t(lang, f"fields.{field}.empty")
-    else:
-        words = atlas.value_label(lang, field, fact.value)
-    out = ['<div class="atlas-ev">',
-           f'<p class="atlas-ev__value atlas-v--{kind}">'
-           + (f'<span class="atlas-v__icon" aria-hidden="true">{e(icon)}</span> ' if icon else "")
-           + (_items(atlas, lang, field, fact.value) if words is None else str(e(words))) + "</p>"]
+    out = ['<div class="atlas-ev">', _memo(atlas, ("value", lang, field, fact.value), lambda: _value_line(atlas, lang, field, fact))]
     note = atlas.note(lang, p.id, field)
+    english = atlas.note(atlas.languages[0], p.id, field) if not note else None
     if note:
-        out.append(f'<p class="atlas-ev__note"><strong>{e(atlas.t(lang, "table.note"))}:</strong> {e(note)}</p>')
+        out.append(_memo(atlas, ("note-label", lang), lambda: f'<p class="atlas-ev__note"><strong>{e(atlas.t(lang, "table.note"))}:</strong> ')
+                   + f"{e(note)}</p>")
+    elif english:   # a note not yet translated: the English one, marked as such (data.py lets it build)
+        out.append(f'<p class="atlas-ev__note"><strong>{e(atlas.t(lang, "table.note"))}:</strong> '
+                   f'<span lang="{e(atlas.languages[0])}">{e(english)}</span> '
+                   f'<span class="atlas-ev__untranslated">({e(atlas.t(lang, "table.note_untranslated"))})</span></p>')
     if fact.quote:
-        cite = f' cite="{e(fact.sources[0])}"' if fact.sources else ""
-        out.append(f'<figure class="atlas-ev__quote"><figcaption>{e(atlas.t(lang, "table.quote_label"))}</figcaption>'
-                   f'<blockquote lang="{e(fact.quote_lang)}"{cite}><p>{e(fact.quote)}</p></blockquote></figure>')
+        out.append(_memo(atlas, ("quote", lang, fact.quote, fact.quote_lang, fact.sources[:1]), lambda: _quote(atlas, lang, fact)))
     if fact.sources or fact.verified:
         line = []
         if fact.sources:
-            links = ", ".join(f'<a href="{e(u)}" rel="noopener noreferrer nofollow" translate="no">{e(short_url(u))}</a>'
-                              for u in fact.sources)
-            line.append(f'{e(atlas.t(lang, "reader.provider.sources"))}: {links}')
+            line.append(_memo(atlas, ("sources", lang, fact.sources), lambda: _sources(atlas, lang, fact.sources)))
         if fact.verified:
-            line.append(verified_markup(atlas, lang, fact.verified, today))
+            line.append(_memo(atlas, ("date", lang, fact.verified, today), lambda: verified_markup(atlas, lang, fact.verified, today)))
         out.append('<p class="atlas-ev__src">' + " · ".join(line) + "</p>")
     out.append("</div>")
     return "".join(out)
+
+
+def _value_line(atlas: Atlas, lang: str, field: str, fact: Fact) -> str:
+    kind, icon, _ = tone(atlas, field, fact)
+    if kind == "list":
+        words = _items(atlas, lang, field, fact.value)
+    elif field in atlas.list_fields and fact.known:
+        words = str(e(atlas.t(lang, f"fields.{field}.empty")))
+    else:
+        words = str(e(atlas.value_label(lang, field, fact.value)))
+    return (f'<p class="atlas-ev__value atlas-v--{kind}">'
+            + (f'<span class="atlas-v__icon" aria-hidden="true">{e(icon)}</span> ' if icon else "") + words + "</p>")
+
+
+def _quote(atlas: Atlas, lang: str, fact: Fact) -> str:
+    cite = f' cite="{e(fact.sources[0])}"' if fact.sources else ""
+    return (f'<figure class="atlas-ev__quote"><figcaption>{e(atlas.t(lang, "table.quote_label"))}</figcaption>'
+            f'<blockquote lang="{e(fact.quote_lang)}"{cite}><p>{e(fact.quote)}</p></blockquote></figure>')
+
+
+def _sources(atlas: Atlas, lang: str, sources: tuple[str, ...]) -> str:
+    links = ", ".join(f'<a href="{e(u)}" rel="noopener noreferrer nofollow" translate="no">{e(short_url(u))}</a>'
+                      for u in sources)
+    return f'{e(atlas.t(lang, "reader.provider.sources"))}: {links}'
 
 
 def _items(atlas: Atlas, lang: str, field: str, items: tuple[str, ...]) -> str:

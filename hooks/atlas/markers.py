@@ -249,7 +249,7 @@ def reader_blocks(atlas, lang: str, today, reader_data: Callable[[], object]) ->
     """The reader tools' markers (<!-- reader:choose -->, <!-- reader:side-by-side -->) for a
     Context's `extra`, the same for the build and `make i18n`."""
     return {"choose": lambda: chooser.render_chooser(atlas, reader_data(), lang),
-            "side-by-side": lambda: side_by_side.render(atlas, lang, today)}
+            "side-by-side": lambda: side_by_side.render(atlas, lang)}
 
 
 def _render_markdown(m: Marker, ctx: Context) -> str:

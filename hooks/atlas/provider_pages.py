@@ -84,7 +84,9 @@ def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *
         fact = p.facts[f]
         value = " ".join(fact.value) if isinstance(fact.value, tuple) else fact.value
         rows.append(f'<tr id="{cells.fact_anchor(f)}" data-field="{escape(f)}" data-value="{escape(value)}">\n'
-                    f'<th scope="row">{frame["names"][f]}</th>\n'
+                    f'<th scope="row">{frame["names"][f]}'
+                    # the tables' own cell, inert, for compare/side-by-side.html, which reads this page
+                    f'<template class="atlas-cell">{_linked(cells.compact(atlas, lang, p, f, today), root)}</template></th>\n'
                     f'<td>{cells.evidence(atlas, lang, p, f, today)}</td>\n<td>{frame["links"][f]}</td>\n</tr>')
     name, pid = escape(p.name), escape(p.id)
     t = lambda key, **kw: escape(atlas.t(lang, f"reader.provider.{key}", **kw))  # noqa: E731
@@ -98,6 +100,11 @@ def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *
         *rows,
         frame["end"].replace(STAND_IN.id, pid),   # the side-by-side link names this provider
     ])
+
+
+def _linked(html: str, root: str) -> str:
+    """`html` with its atlas-root: links starting at `root`, as the rest of the page's."""
+    return html.replace(f'href="{ROOT_LINK}', f'href="{root}') if root != ROOT_LINK else html
 
 
 _frames: dict[tuple, dict] = {}   # words around the rows, per language, day and link root

@@ -1,18 +1,15 @@
 """Compare side by side (compare/side-by-side.md, `<!-- reader:side-by-side -->`): the reader
 ticks two to four providers and sees them as columns, capabilities as rows, grouped as the
-comparison pages are. The page carries every provider's compact cells once, in an inert
-`<template>`; the script copies the chosen providers' cells into the columns, so each cell is
-the tables' own cell (cells.compact) and opens the same evidence. The choice lives in the page
-address (`?p=aws&p=e2e-networks`). Without JavaScript the page says how to compare and links
-to every provider's page.
+comparison pages are. The page carries only the choice and the rows' names; the script reads
+each chosen provider's page, where every fact row holds the tables' own cell (cells.compact)
+in an inert `<template>`, so the page does not grow with the number of providers and each cell
+opens the same evidence. The choice lives in the page address (`?p=aws&p=e2e-networks`).
+Without JavaScript the page says how to compare and links to every provider's page.
 """
 from __future__ import annotations
 
-import datetime as dt
-
 from markupsafe import escape as e
 
-from . import tables
 from .cells import ROOT_LINK
 from .data import Atlas
 
@@ -35,12 +32,11 @@ def sections(atlas: Atlas) -> list[tuple[str, list[str]]]:
     return out
 
 
-def render(atlas: Atlas, lang: str, today: dt.date) -> str:
+def render(atlas: Atlas, lang: str) -> str:
     """HTML of the side-by-side tool in `lang`. Every value is escaped."""
     t = lambda key, **kw: e(atlas.t(lang, f"reader.compare.{key}", **kw))  # noqa: E731
     tt = lambda key, **kw: e(atlas.t(lang, f"table.{key}", **kw))  # noqa: E731
     providers = sorted(atlas.providers, key=lambda p: p.name.casefold())
-    fields = list(atlas.all_fields)
     parts = sections(atlas)
     out = [f'<div class="atlas-sbs" data-atlas-sbs data-atlas-wide data-max="{MAX_CHOSEN}" data-t-need-two="{t("need_two")}" '
            f'data-t-limit="{t("limit")}" data-t-caption="{t("caption", count="{count}")}" '
@@ -56,7 +52,8 @@ def render(atlas: Atlas, lang: str, today: dt.date) -> str:
            f'<fieldset class="atlas-sbs__pick" aria-describedby="atlas-sbs-hint"><legend class="atlas-sr">{t("legend")}</legend>',
            f'<p id="atlas-sbs-hint" class="atlas-table__hint">{t("hint")}</p>',
            '<div class="atlas-sbs__choices">']
-    out += [f'<label><input type="checkbox" value="{e(p.id)}" data-sbs-provider> {e(p.name)}</label>' for p in providers]
+    out += [f'<label><input type="checkbox" value="{e(p.id)}" data-sbs-provider> <span>{e(p.name)}</span></label>'
+            for p in providers]
     out += ['</div>',
             f'<button type="button" class="atlas-sbs__clear" data-sbs-clear>{t("clear")}</button>',
             '</fieldset>', '</details>',
@@ -73,10 +70,7 @@ def render(atlas: Atlas, lang: str, today: dt.date) -> str:
             out.append(f'<tr data-field="{e(f)}"><th scope="row" class="atlas-table__provider">'
                        f'{e(atlas.t(lang, f"fields.{f}.label"))}'
                        f' <span class="atlas-sbs__differs" hidden>≠ {t("differs")}</span></th></tr>')
-    out += ['</tbody>', '</table>', '</div>',
-            f'<template data-sbs-cells data-fields="{e(" ".join(fields))}"><table><tbody>']
-    for p in providers:
-        out.append(f'<tr data-provider="{e(p.id)}"><th><a href="{ROOT_LINK}providers/{e(p.id)}.html">{e(p.name)}</a></th>'
-                   + "".join(tables.cell(atlas, lang, p, f, today) for f in fields) + "</tr>")
-    out += ['</tbody></table></template>', '</div>', '</div>']
+    # Where provider pages are: beside the providers overview (made relative to this page like
+    # every atlas-root: link; a link to a folder would be no page of the site).
+    out += ['</tbody>', '</table>', '</div>', f'<a href="{ROOT_LINK}providers.html" data-sbs-pages hidden></a>', '</div>', '</div>']
     return "\n".join(out)

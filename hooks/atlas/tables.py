@@ -12,9 +12,20 @@ from .facts import count
 from .render import local_date, pieces, render
 
 
+# A provider with fewer sourced facts than this has not been researched yet: where a table has
+# nothing sourced for it, its row says so in one cell instead of a row of "Unknown", and sorts last.
+RESEARCHED = 3
+
+
+def pending(p: Provider) -> bool:
+    """Whether `p` is still to be researched (fewer than RESEARCHED sourced facts)."""
+    return sum(1 for fact in p.facts.values() if fact.known) < RESEARCHED
+
+
 def order(atlas: Atlas, field: str) -> list[Provider]:
-    """Providers that have the capability first (yes, partial, unknown, no), then by name."""
-    return sorted(atlas.providers, key=lambda p: (atlas.rank(field, p.facts[field].value), p.name.casefold()))
+    """Providers that have the capability first (yes, partial, unknown, no), then by name;
+    providers not yet researched last."""
+    return sorted(atlas.providers, key=lambda p: (atlas.rank(field, p.facts[field].value), pending(p), p.name.casefold()))
 
 
 # A row's cells are the same in every table of a language that shows the same fields, and a
@@ -66,6 +77,15 @@ def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str],
                 f'<a class="atlas-table__add" href="{ROOT_LINK}compare/side-by-side.html?add={pid}" title="{add}">'
                 f'<span aria-hidden="true">+</span><span class="atlas-sr">{add}</span></a></span></th>'
                 + (f'<td data-sort-value="{cat}" class="atlas-table__category">{cat}</td>' if with_category else ""))
+        if pending(p) and not any(p.facts[f].known for f in fields):
+            said = cache.get(("pending", p.id, len(fields)))
+            if said is None:
+                known = sum(1 for fact in p.facts.values() if fact.known)
+                words = atlas.t(lang, "table.pending", sourced=known, total=len(p.facts))
+                said = cache[("pending", p.id, len(fields))] = (
+                    f'<td class="atlas-table__pending" colspan="{len(fields)}" data-sort-value="9">{e(words)}</td>')
+            lines.append(f"{start}{said}</tr>")
+            continue
         lines.append(start + "".join(cell(atlas, lang, p, f, today) for f in fields) + "</tr>")
     return Markup("\n".join(lines))
 
@@ -87,7 +107,7 @@ def render_table(atlas: Atlas, lang: str, group: str, *, table_id: str, today: d
     out the category column: its width goes to capabilities)."""
     matrix = group == "all"
     fields = list(atlas.all_fields) if matrix else list(atlas.groups[group])
-    providers = sorted(atlas.providers, key=lambda p: p.name.casefold()) if matrix else order(atlas, fields[0])
+    providers = sorted(atlas.providers, key=lambda p: (pending(p), p.name.casefold())) if matrix else order(atlas, fields[0])
     rows = _rows(atlas, lang, providers, fields, today, with_category=not matrix)
     t = lambda key, **kw: atlas.t(lang, f"table.{key}", **kw)  # noqa: E731
     group_title = atlas.t(lang, f"groups.{group}")

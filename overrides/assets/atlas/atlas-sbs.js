@@ -1,9 +1,10 @@
 /* Cloud GPU Atlas: compare side by side (compare/side-by-side.html).
- * The reader ticks two to four providers; each becomes a column, its cells copied from the
- * page's inert <template> (the comparison tables' own cells), so each opens the same evidence
- * (window.atlasDetails from atlas-table.js). Rows where the values differ are marked in words
- * and can be shown alone. The choice lives in the address: ?p=aws&p=e2e-networks (shareable);
- * ?add=aws, from a table row or provider page, adds to the choice this tab had. */
+ * The reader ticks two to four providers; each becomes a column. Its cells are read from the
+ * provider's own page, where every fact row keeps the comparison tables' cell in an inert
+ * <template>, so they open the same evidence (window.atlasDetails from atlas-table.js) and this
+ * page stays the same size however many providers there are. Rows where the values differ are
+ * marked in words and can be shown alone. The choice lives in the address: ?p=aws&p=e2e-networks
+ * (shareable); ?add=aws, from a table row or a provider page, adds to this tab's choice. */
 (function () {
   "use strict"
 
@@ -13,12 +14,7 @@
     var details = window.atlasDetails
     var texts = details.texts(box)
     var max = parseInt(box.getAttribute("data-max"), 10) || 4
-    var tpl = box.querySelector("template[data-sbs-cells]")
-    var fields = tpl.getAttribute("data-fields").split(" ")
-    var source = {}
-    Array.prototype.forEach.call(tpl.content.querySelectorAll("tr[data-provider]"), function (r) {
-      source[r.getAttribute("data-provider")] = r
-    })
+    var pages = box.querySelector("[data-sbs-pages]").href.replace(/providers\.html$/, "providers/")
     var boxes = Array.prototype.slice.call(box.querySelectorAll("[data-sbs-provider]"))
     var table = box.querySelector("[data-sbs-table]")
     var head = table.tHead.rows[0]
@@ -28,19 +24,60 @@
     var caption = box.querySelector("[data-sbs-caption]")
     var pickbox = box.querySelector("[data-sbs-pickbox]")
     var chosenCount = box.querySelector("[data-sbs-chosen]")
+    var turn = 0
 
     function chosen() {
       return boxes.filter(function (b) { return b.checked }).map(function (b) { return b.value })
     }
 
+    function nameOf(id) {
+      return boxes.filter(function (b) { return b.value === id })[0].parentNode.textContent.trim()
+    }
+
+    function failed(id) {
+      var p = document.createElement("span")
+      p.textContent = texts.failed + " "
+      var a = document.createElement("a")
+      a.href = pages + encodeURIComponent(id) + ".html"
+      a.textContent = nameOf(id)
+      p.appendChild(a)
+      return p
+    }
+
+    // The chosen providers' pages, then the table from their cells (only the latest choice draws).
     function render(note) {
       details.close(false)
       var ids = chosen()
+      var mine = ++turn
+      boxes.forEach(function (b) { b.disabled = !b.checked && ids.length >= max })
+      chosenCount.textContent = ids.length ? "(" + ids.length + ")" : ""
+      var query = ids.map(function (id) { return "p=" + encodeURIComponent(id) }).join("&")
+      history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash)
+      try { sessionStorage.setItem(KEY, ids.join(" ")) } catch (e) { /* private mode: the address keeps it */ }
+      if (ids.length < 2) {
+        table.hidden = true
+        status.textContent = note || box.getAttribute("data-t-need-two")
+        return
+      }
+      status.textContent = texts.loading
+      Promise.all(ids.map(function (id) { return details.load(pages + encodeURIComponent(id) + ".html") })).then(function (docs) {
+        if (mine !== turn) return
+        draw(ids, docs)
+        var missing = ids.filter(function (id, k) { return !docs[k] })
+        status.textContent = note || ""
+        missing.forEach(function (id) { status.appendChild(failed(id)) })
+      })
+    }
+
+    function draw(ids, docs) {
       while (head.cells.length > 1) head.deleteCell(-1)
       ids.forEach(function (id) {
         var th = document.createElement("th")
         th.scope = "col"
-        th.appendChild(source[id].cells[0].firstChild.cloneNode(true))
+        var a = document.createElement("a")
+        a.href = pages + encodeURIComponent(id) + ".html"
+        a.textContent = nameOf(id)
+        th.appendChild(a)
         head.appendChild(th)
       })
       rows.forEach(function (tr) {
@@ -49,34 +86,29 @@
           tr.cells[0].colSpan = 1 + ids.length
           return
         }
-        var at = fields.indexOf(tr.getAttribute("data-field")) + 1
+        var field = tr.getAttribute("data-field")
         var values = {}
-        ids.forEach(function (id) {
-          var td = source[id].cells[at].cloneNode(true)
-          values[td.getAttribute("data-value")] = true
+        docs.forEach(function (doc) {
+          var tpl = doc && doc.querySelector("#fact-" + field + " template.atlas-cell")
+          var td = tpl ? document.importNode(tpl.content.firstElementChild, true) : document.createElement("td")
+          if (tpl) values[td.getAttribute("data-value")] = true
           tr.appendChild(td)
         })
-        var differs = ids.length > 1 && Object.keys(values).length > 1
+        var differs = Object.keys(values).length > 1
         tr.classList.toggle("atlas-sbs--differs", differs)
         tr.querySelector(".atlas-sbs__differs").hidden = !differs
-        tr.hidden = ids.length < 2 || (onlyDiff.checked && !differs)
+        tr.hidden = onlyDiff.checked && !differs
       })
       rows.forEach(function (tr, i) {   // a group heading without a shown row goes too
         if (tr.hasAttribute("data-field")) return
         var next = rows.slice(i + 1)
         var end = next.findIndex(function (r) { return !r.hasAttribute("data-field") })
-        var mine = end < 0 ? next : next.slice(0, end)
-        tr.hidden = !mine.some(function (r) { return !r.hidden })
+        var group = end < 0 ? next : next.slice(0, end)
+        tr.hidden = !group.some(function (r) { return !r.hidden })
       })
-      table.hidden = ids.length < 2
       caption.textContent = box.getAttribute("data-t-caption").replace("{count}", ids.length)
-      chosenCount.textContent = ids.length ? "(" + ids.length + ")" : ""
-      boxes.forEach(function (b) { b.disabled = !b.checked && ids.length >= max })
-      status.textContent = note || (ids.length < 2 ? box.getAttribute("data-t-need-two") : "")
+      table.hidden = false
       details.enhance(table, texts)
-      var query = ids.map(function (id) { return "p=" + encodeURIComponent(id) }).join("&")
-      history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash)
-      try { sessionStorage.setItem(KEY, ids.join(" ")) } catch (e) { /* private mode: the address still keeps it */ }
     }
 
     var params = new URLSearchParams(location.search)
@@ -95,7 +127,7 @@
         seen++
       }
     })
-    var full = ids.filter(function (id) { return source[id] }).length > max
+    var full = ids.filter(function (id) { return boxes.some(function (b) { return b.value === id }) }).length > max
     boxes.forEach(function (b) {
       b.addEventListener("change", function () {
         render(chosen().length >= max ? box.getAttribute("data-t-limit") : "")

@@ -130,10 +130,11 @@
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && open) close(true)
   })
-  window.atlasDetails = { enhance: enhance, close: close, texts: textsOf }
+  window.atlasDetails = { enhance: enhance, close: close, texts: textsOf, load: load }
 
+  // A provider not yet researched has one cell for the whole row (colspan): it sorts last.
   function cellValue(row, index, numeric) {
-    var cell = row.children[index]
+    var cell = row.children[Math.min(index, row.children.length - 1)]
     var raw = cell ? cell.getAttribute("data-sort-value") || cell.textContent : ""
     return numeric ? parseFloat(raw) : raw.trim()
   }

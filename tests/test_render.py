@@ -342,24 +342,24 @@ def test_markers_are_found_once_per_text_unless_the_hash_key_is_fixed(monkeypatc
     """`find` remembers a text by its length and hash(), which Python keys afresh in every
     process; with PYTHONHASHSEED set, a page could be written to pass for another, so it reads
     every time."""
-    from atlas import markers
+    from atlas import marker_syntax
 
     scans = []
-    real = markers._find
-    monkeypatch.setattr(markers, "_find", lambda text: scans.append(text) or real(text))
-    monkeypatch.setattr(markers, "_REMEMBER", True)   # as in a process without PYTHONHASHSEED
+    real = marker_syntax._find
+    monkeypatch.setattr(marker_syntax, "_find", lambda text: scans.append(text) or real(text))
+    monkeypatch.setattr(marker_syntax, "_REMEMBER", True)   # as in a process without PYTHONHASHSEED
     text = "# Page\n\n<!-- quiz:storage -->\n" + "x" * 40
-    markers.forget()
-    first = markers.find(text)
+    marker_syntax.forget()
+    first = marker_syntax.find(text)
     other = (text + " ")[:-1]
     assert other is not text
-    assert markers.find(other) == first and len(scans) == 1   # an equal text, another object
+    assert marker_syntax.find(other) == first and len(scans) == 1   # an equal text, another object
     assert [m.name for m in first[0]] == ["storage"]
-    monkeypatch.setattr(markers, "_REMEMBER", False)
-    markers.find(text)
-    markers.find(text)
+    monkeypatch.setattr(marker_syntax, "_REMEMBER", False)
+    marker_syntax.find(text)
+    marker_syntax.find(text)
     assert len(scans) == 3
-    markers.forget()
+    marker_syntax.forget()
 
 
 def test_a_provider_not_yet_researched_says_so_in_one_cell_and_sorts_last(atlas):

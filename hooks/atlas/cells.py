@@ -119,7 +119,7 @@ def evidence(atlas: Atlas, lang: str, p: Provider, field: str, today: dt.date) -
     if note:
         out.append(_memo(atlas, ("note-label", lang), lambda: f'<p class="atlas-ev__note"><strong>{e(atlas.t(lang, "table.note"))}:</strong> ')
                    + f"{e(note)}</p>")
-    elif english:   # a note not yet translated: the English one, marked as such (data.py lets it build)
+    elif english:   # a note not yet translated: the English one, marked as such (data/words.py lets it build)
         out.append(f'<p class="atlas-ev__note"><strong>{e(atlas.t(lang, "table.note"))}:</strong> '
                    f'<span lang="{e(atlas.languages[0])}">{e(english)}</span> '
                    f'<span class="atlas-ev__untranslated">({e(atlas.t(lang, "table.note_untranslated"))})</span></p>')

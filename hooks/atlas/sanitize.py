@@ -10,7 +10,8 @@
   elements and attributes in ALLOWED_ELEMENTS / ALLOWED_ATTRIBUTES, and every link is
   http(s), mailto:, relative or a fragment. Python's own `html.parser` reads it: the same
   tokenizer rules as a browser for tags and attributes, with no new dependency.
-- URLs in data: absolute http(s) with a host, no credentials, no spaces or backslashes.
+- URLs in data: absolute http(s) with a host, no credentials, no spaces or backslashes
+  (urls.py, which the data checks share).
 """
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ from functools import lru_cache
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from . import yamlsrc
+from .marker_syntax import LOOKS_OURS, find as find_markers, swap as swap_markers
 from .problems import Problem
+from .urls import is_http_url, link_problem   # noqa: F401 - is_http_url: this policy's, for the hooks
 
 # What Markdown (with our mkdocs.yml extensions) produces, plus the notices our hook adds.
 # Pages use no raw HTML today; anything else needs a reason and a line here.
@@ -39,7 +41,6 @@ STYLE = re.compile(r"^\s*text-align:\s*(left|right|center)\s*;?\s*$")   # Markdo
 NAME = re.compile(r"^[^\s\"'<>&`=]+$")        # ids and class names (Unicode slugs too); '__' is refused below
 URL_ATTRIBUTES = frozenset({"href", "src", "action", "formaction", "poster", "cite", "data",
                             "background", "srcset", "xlink:href", "ping", "longdesc", "manifest"})
-LINK_SCHEMES = ("http", "https", "mailto")
 # Files MkDocs would publish verbatim from docs/: pictures only (no .html, .js, .svg, .css).
 STATIC_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
 
@@ -53,48 +54,6 @@ HASH = re.compile(r"^[0-9a-f]{12}$")
 # The Markdown extensions of mkdocs.yml, for `make i18n`, which renders without MkDocs.
 EXTENSIONS = ("attr_list", "md_in_html", "admonition", "tables", "toc", "pymdownx.superfences",
               "pymdownx.details")
-
-
-# --- URLs -------------------------------------------------------------------------------
-
-URL_REFUSED = re.compile(r"[\s\\<>\"'`\x00-\x1f\x7f]")
-URL_HOST = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
-
-
-def is_http_url(value: object) -> bool:
-    """An absolute http(s) URL with a host: no credentials, spaces, backslashes or controls."""
-    if not isinstance(value, str) or len(value) > 2000 or URL_REFUSED.search(value):
-        return False
-    try:
-        parts = urlsplit(value)
-        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
-    except ValueError:
-        return False
-    return (parts.scheme in ("http", "https") and bool(parts.hostname) and "@" not in parts.netloc
-            and bool(URL_HOST.fullmatch(parts.netloc)))
-
-
-def link_problem(url: str, attribute: str = "href") -> str | None:
-    """Why `url` may not appear in a page's `attribute`, or None.
-
-    A browser drops spaces around a URL and tabs and newlines inside it before reading the
-    scheme, so `java\\tscript:` is `javascript:`; this does the same.
-    """
-    cleaned = re.sub(r"[\t\n\r]", "", url).strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e"
-                                                 "\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a"
-                                                 "\x1b\x1c\x1d\x1e\x1f ")
-    m = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*):", cleaned)
-    scheme = m.group(1).lower() if m else ""
-    external = bool(scheme) or cleaned.startswith(("//", "\\\\", "/\\", "\\/"))
-    if attribute != "href" and external:
-        return f"{attribute}={url!r} loads from another host; allowed: a relative path"
-    if scheme and scheme not in LINK_SCHEMES:
-        return f"link to {url!r}; allowed: http(s), mailto:, a relative path or a #fragment"
-    if scheme in ("http", "https") and not is_http_url(cleaned):
-        return f"link to {url!r} is not a plain http(s) URL (credentials, spaces or no host); allowed: https://host/path"
-    if "\\" in cleaned:
-        return f"link to {url!r} has a backslash; allowed: forward slashes only"
-    return None
 
 
 # --- front matter -----------------------------------------------------------------------
@@ -224,8 +183,7 @@ def _tag_problems(tag: str, attrs: list[tuple[str, str | None]]) -> list[tuple[s
 
 
 def _comment_problems(data: str) -> list[tuple[str, str]]:
-    from .markers import LOOKS_OURS   # a marker still a comment after Markdown was skipped silently
-    if LOOKS_OURS.match(data):
+    if LOOKS_OURS.match(data):   # a marker still a comment after Markdown was skipped silently
         return [(f"comment <!--{data}--> reads as a marker but was not expanded (indented "
                  "inside a list or HTML block?); allowed: a marker alone at the start of a line, "
                  "or marker text inside `code`", "\0code:" + data.strip())]
@@ -340,12 +298,11 @@ def page_problems(text: str, shown: str) -> list[Problem]:
     problems = front_matter_problems(text, shown)
     if any(p.message.startswith("front matter is not closed") for p in problems):
         return problems   # where its text starts is unknown: its code would be read as text (one message is enough)
-    from . import markers
     m = FRONT_MATTER.match(text)
     body = text[m.end():] if m else text
-    found, _ = markers.find(body)
+    found, _ = find_markers(body)
     try:
-        html = render_markdown(markers._swap(body, found))   # as the build does before Markdown
+        html = render_markdown(swap_markers(body, found))   # as the build does before Markdown
     except RecursionError:
         return problems + [Problem(shown, 1, "", "Markdown nested too deeply to render")]
     return problems + html_problems(html, text, shown)

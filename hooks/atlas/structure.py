@@ -6,7 +6,7 @@ from collections import Counter
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from .markers import MARKER
+from .marker_syntax import MARKER
 from .pages import HEADING, prose_lines
 
 LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")

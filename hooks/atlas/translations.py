@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import files, yamlsrc
-from .data import Atlas, _flatten, nearest_line
+from .data import Atlas, flatten, nearest_line
 from .pages import FRONT_MATTER, source_hash
 from .render import render
 
@@ -206,7 +206,7 @@ def words_hash(text: object) -> str:
 
 def _words_doc(root: Path, lang: str) -> tuple[yamlsrc.Doc | None, dict]:
     doc = yamlsrc.load(root / "data" / "i18n" / f"{lang}.yaml", f"data/i18n/{lang}.yaml", [], root)
-    return doc, (_flatten(doc.data) if doc is not None and isinstance(doc.data, dict) else {})
+    return doc, (flatten(doc.data) if doc is not None and isinstance(doc.data, dict) else {})
 
 
 def words_record(root: Path, lang: str) -> dict[str, str] | None:

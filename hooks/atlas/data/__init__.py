@@ -1,0 +1,137 @@
+"""Load and validate everything under data/ into one immutable `Atlas`.
+
+Every problem is collected, located (file, line, record, field) and raised together as a
+`DataError`; nothing is rendered from data that failed validation. One module reads each kind
+of file, and `load_atlas` here joins them:
+
+- fields.py: data/fields.yaml (fields, list fields, groups, categories, quiz rules), with
+  regions.py for its region filter;
+- providers.py: data/providers.yaml, with evidence.py for the sources, date and quote of a fact;
+- words.py: data/i18n/<language>.yaml, the words for every fact in every language;
+- quizzes.py: data/quizzes/, authored questions and their text in every language;
+- records.py: the records they build; checks.py: the small checks they share.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .. import countries, yamlsrc
+from ..languages import LANGUAGES   # mkdocs.yml's i18n languages: the one list (languages.py)
+from ..problems import DataError, Problem
+from .checks import flatten
+from .fields import read_schema
+from .providers import read_providers
+from .quizzes import quiz_structure, quiz_text, read_quizzes
+from .records import Fact, ListField, Provider, Question
+from .words import check_partial_notes, check_words, nearest_line
+
+__all__ = ["LANGUAGES", "Atlas", "DataError", "Fact", "ListField", "Problem", "Provider", "Question",
+           "flatten", "load_atlas", "nearest_line"]
+
+# The names the loaders had when this package was one module (tests call them by these).
+_flatten, _schema, _providers, _check_words = flatten, read_schema, read_providers, check_words
+_quiz_structure, _quiz_text = quiz_structure, quiz_text
+
+
+@dataclass(frozen=True)
+class Atlas:
+    """All site data, validated. Immutable: safe to share across the per-language builds."""
+
+    fields: Mapping[str, Mapping[str, float]]          # single-valued field -> value -> rank
+    groups: Mapping[str, tuple[str, ...]]
+    categories: tuple[str, ...]
+    quiz_rules: Mapping[str, Mapping[str, tuple[str, ...]]]
+    providers: tuple[Provider, ...]
+    words: Mapping[str, Mapping[str, str]]             # lang -> dotted key -> text
+    quizzes: Mapping[str, tuple[Question, ...]]        # quiz id -> questions
+    quiz_words: Mapping[str, Mapping[str, Any]]        # lang -> quiz id -> text tree
+    languages: tuple[str, ...] = LANGUAGES
+    newest_verified: dt.date | None = None
+    list_fields: Mapping[str, ListField] = field(default_factory=dict)   # list-valued field -> its items
+    field_order: tuple[str, ...] = ()                   # every field, single and list, as in fields.yaml
+    region_choices: tuple[str, ...] = ()                # countries offered in the region filter
+    home_region: Mapping[str, str] = field(default_factory=dict)   # language -> its readers' country
+
+    @property
+    def all_fields(self) -> tuple[str, ...]:
+        return self.field_order or tuple(self.fields)
+
+    def rank(self, field_id: str, value: str | tuple[str, ...]) -> float:
+        """Sort rank of a value: lists rank like yes (0), an empty list like no (3)."""
+        if field_id in self.list_fields:
+            return 2.0 if value == "unknown" else (0.0 if value else 3.0)
+        return self.fields[field_id][value]
+
+    def t(self, lang: str, key: str, **values: object) -> str:
+        """The text for `key` in `lang`, with {placeholders} filled (not escaped)."""
+        text = self.words[lang][key]
+        try:
+            return text.format(**values) if values else text
+        except (KeyError, IndexError, ValueError) as exc:   # validated data never gets here
+            raise ValueError(f"text of key '{key}' in {lang} does not fit the values {sorted(values)}: {exc}") from None
+
+    def value_label(self, lang: str, field_id: str, value: str) -> str:
+        words = self.words[lang]
+        return words.get(f"fields.{field_id}.values.{value}") or words[f"values.{value}"]
+
+    def note(self, lang: str, provider_id: str, field_id: str) -> str | None:
+        return self.words[lang].get(f"notes.{provider_id}.{field_id}")
+
+    def country(self, lang: str, code: str) -> str:
+        """A country's name in `lang`: the language's own word where CLDR's is not the one
+        readers use (`countries.US: अमेरिका` in data/i18n/hi.yaml), else CLDR's."""
+        return self.words[lang].get(f"countries.{code}") or countries.name(code, lang)
+
+    def item_label(self, lang: str, field_id: str, item: str) -> str:
+        """Words for one item of a list value: a country's name, a currency, or the GPU id."""
+        spec = self.list_fields[field_id]
+        if spec.items is None:
+            return self.country(lang, item)
+        return self.words[lang][f"fields.{field_id}.values.{item}"] if spec.item_words else item
+
+
+def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
+               today: dt.date | None = None) -> Atlas:
+    """Read and validate `root/data`; raise DataError listing every problem found."""
+    today = today or dt.date.today()
+    problems: list[Problem] = []
+    data = root / "data"
+
+    fields_doc = yamlsrc.load(data / "fields.yaml", "data/fields.yaml", problems, root)
+    schema = read_schema(fields_doc, problems) if fields_doc else None
+    providers_doc = yamlsrc.load(data / "providers.yaml", "data/providers.yaml", problems, root)
+    word_docs = {lang: yamlsrc.load(data / "i18n" / f"{lang}.yaml", f"data/i18n/{lang}.yaml", problems, root)
+                 for lang in languages}
+    quizzes, quiz_words = read_quizzes(data / "quizzes", languages, problems, root)
+
+    if schema is None:
+        raise DataError(problems)
+    fields, groups, categories, rules, list_fields, order, choices, home = schema
+    providers = (read_providers(providers_doc, fields, list_fields, categories, today, problems)
+                 if providers_doc else ())
+    words = {lang: flatten(doc.data) if doc and isinstance(doc.data, dict) else {}
+             for lang, doc in word_docs.items()}
+    for doc in word_docs.values():
+        if doc and not isinstance(doc.data, dict):
+            problems.append(Problem(doc.path, 1, "", "expected a mapping of keys to text"))
+    if "en" in word_docs and word_docs["en"]:
+        known_ids = {p.id for p in providers} if providers_doc else None
+        check_words(word_docs, words, fields, groups, categories, known_ids, rules, problems, list_fields)
+        if providers_doc:
+            check_partial_notes(providers_doc, providers, words["en"], problems)
+    if problems:
+        raise DataError(problems)
+    dates = [f.verified for p in providers for f in p.facts.values() if f.verified]
+    return Atlas(
+        fields=MappingProxyType(fields), groups=MappingProxyType(groups),
+        categories=categories, quiz_rules=MappingProxyType(rules), providers=providers,
+        words=MappingProxyType({k: MappingProxyType(v) for k, v in words.items()}),
+        quizzes=MappingProxyType(quizzes), quiz_words=MappingProxyType(quiz_words),
+        languages=languages, newest_verified=max(dates) if dates else None,
+        list_fields=MappingProxyType(list_fields), field_order=order,
+        region_choices=choices, home_region=MappingProxyType(home),
+    )

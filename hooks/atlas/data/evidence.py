@@ -1,0 +1,64 @@
+"""The evidence behind one fact: its sources, the date it was read, and a quote from the source."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from ..problems import Problem
+from ..urls import is_http_url
+from .checks import describe, is_text
+
+# In quotes, only real HTML counts as markup: sources quote command lines such as
+# `jl resume <machine_id>`, whose placeholders are text.
+HTML_IN_QUOTE = re.compile(
+    r"<!|</?(?:a|abbr|audio|b|base|body|br|button|code|details|div|em|embed|form|h[1-6]|head|html|i|iframe|img|"
+    r"input|li|link|mark|math|meta|object|ol|p|pre|s|script|small|source|span|strong|style|sub|summary|sup|"
+    r"svg|table|td|th|tr|u|ul|video)(?=[\s/>])[^>]*>|&[a-zA-Z#][a-zA-Z0-9]*;", re.I)
+# A quote's language, as a BCP 47 tag (ja, vi, pt-BR): screen readers and fonts follow it. English when absent.
+LANG_TAG = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")
+
+
+def check_evidence(doc, at, where, item, value, today, problems) -> bool:
+    """Check the sources, verification date and quote of a fact; False when any is wrong."""
+    f = doc.path
+    sources = item.get("sources")
+    verified = item.get("verified")
+    quote = item.get("quote")
+    ok = True
+    shown = list(value) if isinstance(value, tuple) else value
+    # URLs and dates are checked whatever the value: an `unknown` fact must not smuggle in a
+    # javascript: link or a future date that moves every table's "data as of" line.
+    if value == "unknown" and "sources" not in item:
+        pass
+    elif not isinstance(sources, list) or (not sources and value != "unknown"):
+        problems.append(Problem(f, doc.line(*at), where,
+                                f"value {shown!r} has no sources; allowed: a list of one or more http(s) URLs"))
+        ok = False
+    else:
+        for k, url in enumerate(sources):
+            if not is_http_url(url):
+                problems.append(Problem(f, doc.line(*at, "sources", k), where,
+                                        f"source found {url!r}, allowed: an http:// or https:// URL"))
+                ok = False
+    if value == "unknown" and "verified" not in item:
+        pass
+    elif not isinstance(verified, dt.date) or isinstance(verified, dt.datetime):
+        problems.append(Problem(f, doc.line(*at, "verified") if "verified" in item else doc.line(*at), where,
+                                f"verified found {verified!r}, allowed: a date as YYYY-MM-DD"))
+        ok = False
+    elif verified > today:
+        problems.append(Problem(f, doc.line(*at, "verified"), where,
+                                f"verified found {verified.isoformat()}, allowed: a date no later than today ({today.isoformat()})"))
+        ok = False
+    if "quote" in item and (not is_text(quote) or HTML_IN_QUOTE.search(quote)):
+        problems.append(Problem(f, doc.line(*at, "quote"), where,
+                                f"quote found {describe(quote)}, allowed: plain text copied from the source, no markup"))
+        ok = False
+    lang = item.get("quote_lang")
+    if "quote_lang" in item and (not isinstance(lang, str) or not LANG_TAG.match(lang) or "quote" not in item):
+        found = f"{lang!r} without a quote" if "quote" not in item else repr(lang)
+        problems.append(Problem(f, doc.line(*at, "quote_lang"), where,
+                                f"quote_lang found {found}, allowed: the quote's language as a tag such as ja, vi "
+                                "or pt-BR, next to a quote (leave it out for English)"))
+        ok = False
+    return ok

@@ -1,0 +1,50 @@
+"""The URL rules shared by the data checks (sources, homepages) and the page HTML policy
+(links and attributes in rendered pages): one place, below both, so neither imports the other.
+
+- URLs in data: absolute http(s) with a host, no credentials, no spaces or backslashes.
+- Links in pages: http(s), mailto:, relative or a fragment; anything that loads is relative.
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+LINK_SCHEMES = ("http", "https", "mailto")
+URL_REFUSED = re.compile(r"[\s\\<>\"'`\x00-\x1f\x7f]")
+URL_HOST = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+
+
+def is_http_url(value: object) -> bool:
+    """An absolute http(s) URL with a host: no credentials, spaces, backslashes or controls."""
+    if not isinstance(value, str) or len(value) > 2000 or URL_REFUSED.search(value):
+        return False
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
+    except ValueError:
+        return False
+    return (parts.scheme in ("http", "https") and bool(parts.hostname) and "@" not in parts.netloc
+            and bool(URL_HOST.fullmatch(parts.netloc)))
+
+
+def link_problem(url: str, attribute: str = "href") -> str | None:
+    """Why `url` may not appear in a page's `attribute`, or None.
+
+    A browser drops spaces around a URL and tabs and newlines inside it before reading the
+    scheme, so `java\\tscript:` is `javascript:`; this does the same.
+    """
+    cleaned = re.sub(r"[\t\n\r]", "", url).strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e"
+                                                 "\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a"
+                                                 "\x1b\x1c\x1d\x1e\x1f ")
+    m = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*):", cleaned)
+    scheme = m.group(1).lower() if m else ""
+    external = bool(scheme) or cleaned.startswith(("//", "\\\\", "/\\", "\\/"))
+    if attribute != "href" and external:
+        return f"{attribute}={url!r} loads from another host; allowed: a relative path"
+    if scheme and scheme not in LINK_SCHEMES:
+        return f"link to {url!r}; allowed: http(s), mailto:, a relative path or a #fragment"
+    if scheme in ("http", "https") and not is_http_url(cleaned):
+        return f"link to {url!r} is not a plain http(s) URL (credentials, spaces or no host); allowed: https://host/path"
+    if "\\" in cleaned:
+        return f"link to {url!r} has a backslash; allowed: forward slashes only"
+    return None

@@ -36,8 +36,8 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from atlas import (assets, glossary, markers, pages, provider_pages, reader, render, sanitize, search_split, seo,
-                   tables, translations)
+from atlas import (assets, config_lines, glossary, markers, pages, provider_pages, reader, render, sanitize,
+                   search_split, seo, structure, tables, translations)
 from atlas import files as atlas_files   # event arguments are called `files` (MkDocs' Files)
 from atlas.cache import atlas_for, current
 from atlas.data import Atlas
@@ -74,8 +74,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     except DataError as exc:
         raise PluginError(exc.report()) from None
     reports = _report_urls(config)
-    bad = [f"mkdocs.yml: {where}: found {url!r}, allowed: an http(s) URL without credentials"
-           for where, url in [(where, url) for where, _, url in reports] + _site_urls(config) if not sanitize.is_http_url(url)]
+    report_keys = ("extra", "atlas", "report_url")
+    bad = config_lines.url_problems(config.config_file_path, [(where, lang, report_keys, url) for where, lang, url in reports]
+                                    + [(where, lang, ("site_url",), url) for where, lang, url in _site_urls(config)])
     if bad:
         raise PluginError("\n".join(bad))
     _report.clear()
@@ -96,10 +97,13 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     problems = markers.check_tree(ROOT / "docs", texts, lambda lang: _context(atlas, lang, config),
                                   languages=lambda path: _languages_of(path, built, _default(config)))
     avoided = glossary.check_tree(ROOT, tuple(_glossary), tuple(la for la in built if la != "en"), texts)
-    if avoided:
-        raise PluginError("Terms that data/glossary.yaml says to avoid:\n  " + "\n  ".join(avoided))
-    if problems:
-        raise PluginError("Markers that cannot be rendered:\n  " + "\n  ".join(problems))
+    # the same rule as `make i18n` (structure.py): what a reader of a translation would miss without a word
+    lost = structure.lost_in_tree(ROOT / "docs", texts, built, atlas.languages[0])
+    sections = [(head, found) for head, found in (("Terms that data/glossary.yaml says to avoid", avoided),
+                                                  ("Markers that cannot be rendered", problems),
+                                                  ("Translations that lost what the English page has", lost)) if found]
+    if sections:
+        raise PluginError("\n".join(f"{head}:\n  " + "\n  ".join(found) for head, found in sections))
     return config
 
 
@@ -252,14 +256,14 @@ def _report_urls(config: MkDocsConfig) -> list[tuple[str, str, object]]:
     return found
 
 
-def _site_urls(config: MkDocsConfig) -> list[tuple[str, object]]:
-    """(where, value) of each site_url a page's links are made from: the site's (mkdocs.yml or
-    ATLAS_SITE_URL), when set, and each language's own (mkdocs-static-i18n sets that one past
-    MkDocs' own check of the option)."""
-    found = [("site_url (mkdocs.yml or ATLAS_SITE_URL)", config.site_url)] if config.site_url else []
+def _site_urls(config: MkDocsConfig) -> list[tuple[str, str, object]]:
+    """(where, language or "" for the site's, value) of each site_url a page's links are made
+    from: the site's (mkdocs.yml or ATLAS_SITE_URL), when set, and each language's own
+    (mkdocs-static-i18n sets that one past MkDocs' own check of the option)."""
+    found = [("site_url (mkdocs.yml or ATLAS_SITE_URL)", "", config.site_url)] if config.site_url else []
     for language in _languages_configured(config):
         if getattr(language, "site_url", None) is not None:
-            found.append((f"plugins.i18n.languages ({language.locale}): site_url", language.site_url))
+            found.append((f"plugins.i18n.languages ({language.locale}): site_url", language.locale, language.site_url))
     return found
 
 
@@ -311,10 +315,7 @@ def _default(config: MkDocsConfig) -> str:
 def _reader_data(atlas: Atlas) -> reader.ReaderData:
     """The chooser's needs (data/fields.yaml), loaded once per validated Atlas."""
     if not _reader or _reader[0] is not atlas:
-        try:
-            _reader[:] = [atlas, reader.load(ROOT, atlas)]
-        except DataError as exc:
-            raise ValueError(exc.report()) from None
+        _reader[:] = [atlas, reader.for_markers(ROOT, atlas)]
     return _reader[1]
 
 

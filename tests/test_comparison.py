@@ -208,10 +208,12 @@ def test_side_by_side_by_keyboard_keeps_the_choice_in_the_address_and_at_most_fo
         page.keyboard.press("Space")
     ids = [boxes.nth(i).get_attribute("value") for i in range(4)]
     assert page.evaluate("location.search") == "?" + "&".join(f"p={quote(i)}" for i in ids)
+    page.locator("[data-sbs-table] thead th").nth(4).wait_for()   # the four providers' pages are read first
     assert page.locator("[data-sbs-table] thead th").count() == 5
     assert boxes.nth(4).is_disabled()                                              # a fifth cannot be added
     assert page.locator("[data-sbs-status]").inner_text() == atlas.t("hi", "reader.compare.limit")
     page.locator("[data-sbs-diff]").check()
+    page.wait_for_function("document.querySelectorAll('[data-sbs-table] tr[data-field][hidden]').length > 0")
     hidden = page.eval_on_selector_all("[data-sbs-table] tr[data-field]", "rs => rs.map(r => [r.hidden, "
                                        "r.classList.contains('atlas-sbs--differs')])")
     assert all(h != d for h, d in hidden) and any(d for _, d in hidden)           # only the rows that differ

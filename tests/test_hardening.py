@@ -143,16 +143,18 @@ def test_report_url_and_symlinks_out_of_the_tree_are_refused_by_the_build(scratc
         assert message in out, out[-2000:]
         edit(scratch / "mkdocs.yml", new, old)
 
+    line = lambda text: next(n for n, s in enumerate((scratch / "mkdocs.yml").read_text().splitlines(), 1) if text in s)  # noqa: E731
     refused('"https://github.com/cloud-gpu-atlas', '"javascript://github.com/cloud-gpu-atlas',
-            "mkdocs.yml: extra.atlas.report_url: found 'javascript://github.com/")
+            f"mkdocs.yml:{line('report_url:')}: extra.atlas.report_url: found 'javascript://github.com/")
     # a language's own `extra` replaces the site's while that language builds: checked too
+    vi = line("- locale: vi")
     refused("        - locale: vi\n", "        - locale: vi\n          extra: {atlas: {report_url: 'javascript:alert(1)'}}\n",
-            "mkdocs.yml: plugins.i18n.languages (vi): extra.atlas.report_url: found 'javascript:alert(1)'")
-    assert ("mkdocs.yml: site_url (mkdocs.yml or ATLAS_SITE_URL): found 'https://user:secret@evil.example/'"
+            f"mkdocs.yml:{vi + 1}: plugins.i18n.languages (vi): extra.atlas.report_url: found 'javascript:alert(1)'")
+    assert (f"mkdocs.yml:{line('site_url:')}: site_url (mkdocs.yml or ATLAS_SITE_URL): found 'https://user:secret@evil.example/'"
             in failed_build_output(scratch, tmp_path, site_url="https://user:secret@evil.example/"))
     # and so does a language's own site_url, which its canonical and alternate links are made from
     refused("        - locale: vi\n", "        - locale: vi\n          site_url: 'https://user:secret@evil.example/'\n",
-            "mkdocs.yml: plugins.i18n.languages (vi): site_url: found 'https://user:secret@evil.example/'")
+            f"mkdocs.yml:{vi + 1}: plugins.i18n.languages (vi): site_url: found 'https://user:secret@evil.example/'")
     secret = tmp_path / "secret.md"
     secret.write_text("---\ntitle: secret\n---\n# outside\n", encoding="utf-8")
     (scratch / "docs/hi/leak.md").symlink_to(secret)

@@ -98,6 +98,11 @@ def _real(folder: str) -> str:
     return os.path.realpath(folder)
 
 
+PAGE_NAMED_FOLDER = ("is a folder named like a page (its name ends in .md): MkDocs builds a page only from a file, "
+                     "so no page is built here; allowed: a Markdown file named {stem}.md, or a folder named "
+                     "without .md (such as {stem}/)")
+
+
 def walk(folder: Path, root: Path, suffix: str) -> tuple[list[Path], list[tuple[Path, str]]]:
     """Files ending in `suffix` under `folder` (following symlinks that stay inside `root`),
     and (path, problem) for every entry that cannot be used. Never loops."""
@@ -125,7 +130,9 @@ def walk(folder: Path, root: Path, suffix: str) -> tuple[list[Path], list[tuple[
             except FileProblem as exc:   # MkDocs would publish it, whatever its name
                 problems.append((p, str(exc)))
                 continue
-            if e.is_dir():
+            if e.is_dir() and e.name.lower().endswith(".md"):
+                problems.append((p, PAGE_NAMED_FOLDER.format(stem=e.name[:-3])))
+            elif e.is_dir():
                 visit(p)
             elif e.name.endswith(suffix):
                 found.append(p)

@@ -16,8 +16,7 @@ from typing import Mapping
 
 
 
-from . import collation, files as repo_files
-from . import yamlsrc
+from . import collation, files as repo_files, invisible, yamlsrc
 from .languages import LANGUAGES
 from .problems import DataError, Problem
 
@@ -123,12 +122,13 @@ def find_avoided(lines: list[tuple[int, str]], lang: str, terms: tuple[Term, ...
     command or an object name quoted in backticks never fails the check.
     """
     out = []
-    checks = [(v, v.casefold(), t.use[lang]) for t in terms for v in t.avoid.get(lang, ())]
+    checks = [(v, _seen(v).casefold(), t.use[lang]) for t in terms for v in t.avoid.get(lang, ())]
     if not checks:
         return out
-    # Every line at once (code spans, NFC and case folding never cross a line break), and only
-    # the variants found anywhere: most pages have none, and then no line is looked at alone.
-    texts = _nfc(CODE_SPAN.sub(" ", "\n".join(line for _, line in lines))).casefold()
+    # Every line at once (code spans, NFC, invisible characters and case folding never cross a
+    # line break), and only the variants found anywhere: most pages have none, and then no line
+    # is looked at alone.
+    texts = _seen(CODE_SPAN.sub(" ", "\n".join(line for _, line in lines))).casefold()
     checks = [c for c in checks if c[1] in texts]
     if not checks:
         return out
@@ -167,7 +167,7 @@ def markdown(lang: str, terms: tuple[Term, ...], more: str = "", english: str = 
 
 
 def _finds(variant: str, text: str) -> bool:
-    pattern = rf"(?<!{_WORD_CHAR}){re.escape(variant.casefold())}"
+    pattern = rf"(?<!{_WORD_CHAR}){re.escape(_seen(variant).casefold())}"
     if not re.search(r"[\u0900-\u097F]", variant):   # Latin/Vietnamese: whole words only
         pattern += rf"(?!{_WORD_CHAR})"
     return re.search(pattern, text.casefold()) is not None
@@ -186,6 +186,12 @@ def _plain(value: object) -> bool:
 
 def _nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
+
+
+def _seen(text: str) -> str:
+    """`text` as a reader sees it, for matching: NFC, without invisible characters (a zero-width
+    space inside a variant does not hide it; Devanagari's joiners after a virama stay)."""
+    return _nfc(invisible.visible(text))
 
 
 def check_tree(root: Path, terms: tuple[Term, ...], languages: tuple[str, ...] = LANGUAGES[1:],

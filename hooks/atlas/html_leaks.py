@@ -12,7 +12,7 @@ import json
 import re
 from html.parser import HTMLParser
 
-from . import leaks
+from . import invisible, leaks
 
 SPOKEN_ATTRIBUTES = frozenset({"title", "aria-label", "alt", "placeholder", "aria-description",
                                "aria-roledescription", "aria-valuetext"})
@@ -98,6 +98,7 @@ def english_strings(html: str, lang: str, keep: frozenset[str] = frozenset()) ->
 
 
 def _is_english(text: str, lang: str, keep: frozenset[str]) -> bool:
+    text = invisible.visible(text)   # as it looks: "s\u200bharing" is "sharing"
     if leaks.VI_MARKS.search(text) if lang == "vi" else leaks.DEVANAGARI.search(text):
         return any(leaks.is_english(s, lang, keep) for s in leaks.sentences(text))
     rest = URL.sub(" ", text)

@@ -3,12 +3,15 @@
 A sentence counts as English when it uses English function words ("the", "and", "is"…)
 that no Hindi or Vietnamese sentence needs, after code, URLs, Markdown link targets and
 glossary terms are removed. Technical names (Kubernetes, CUDA, `nvidia.com/gpu`) carry no
-function words, so normal technical Hindi and Vietnamese pass.
+function words, so normal technical Hindi and Vietnamese pass. Text is read as it looks: a
+zero-width space or soft hyphen inside an English word does not hide it (invisible.py).
 """
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from . import invisible
 
 # English-only function words. Words that are also Vietnamese ("to", "do", "an", "can",
 # "in", "con", "a", "the" is kept: Vietnamese has no "the") are left out on purpose.
@@ -46,7 +49,7 @@ def sentences(text: str) -> list[str]:
 
 def is_english(sentence: str, lang: str, keep: frozenset[str] = frozenset()) -> bool:
     """True when `sentence`, found in a `lang` page, reads as English."""
-    text = unicodedata.normalize("NFC", sentence)
+    text = unicodedata.normalize("NFC", invisible.visible(sentence))
     for term in keep:
         if term and term in text:
             text = text.replace(term, " ")

@@ -53,7 +53,7 @@ TITLES = (
     ("extra key", re.compile(r"extra key|extra question|extra option|text for a quiz that has no")),
     ("placeholders", re.compile(r"placeholders? found|found braces")),
     ("structure", re.compile(r"headings differ|code block \d+ differs|markers .*differ|link targets differ|"
-                             r"anchor '|has no English original")),
+                             r"anchor '|has no English original|no text after its front matter")),
     ("front matter", re.compile(r"front matter")),
     ("unsafe HTML", re.compile(r"element <|attribute \S*=? ?is not allowed|link to '|found markup")),
     ("marker", re.compile(r"marker")),

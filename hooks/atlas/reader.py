@@ -58,7 +58,12 @@ def load(root: Path, atlas: Atlas) -> ReaderData:
             problems.append(Problem(FIELDS, doc.line("discussed_in", fid), f"discussed_in, field '{fid}'",
                                     f"unknown field, allowed: {', '.join(fields)}"))
     needs = []
-    for nid, spec in (d.get("needs") or {}).items():
+    raw_needs = d.get("needs") or {}
+    if not isinstance(raw_needs, dict):
+        problems.append(Problem(FIELDS, doc.line("needs"), "key 'needs'",
+                                f"found {type(raw_needs).__name__}, allowed: a mapping of need ids to their field"))
+        raw_needs = {}
+    for nid, spec in raw_needs.items():
         where, line = f"need '{nid}'", doc.line("needs", nid)
         fid = spec.get("field") if isinstance(spec, dict) else None
         if fid not in fields:
@@ -79,6 +84,15 @@ def load(root: Path, atlas: Atlas) -> ReaderData:
     if problems:
         raise DataError(problems)
     return ReaderData(discussed, tuple(needs))
+
+
+def for_markers(root: Path, atlas: Atlas) -> ReaderData:
+    """`load`, its problems raised as the ValueError a marker that needs the data reports (the
+    build and `make i18n` name them at the marker, with no traceback)."""
+    try:
+        return load(root, atlas)
+    except DataError as exc:
+        raise ValueError(exc.report()) from None
 
 
 def choices(atlas: Atlas, need: Need) -> tuple[str, ...]:

@@ -1,4 +1,9 @@
-"""Compare the skeleton of a translated page with its English original."""
+"""Compare the skeleton of a translated page with its English original.
+
+`make i18n` compares everything (headings, code, markers, links). The build refuses the part a
+reader would lose without a word (`lost`): a translation with no text, or without a marker the
+English page has (its table, quiz or list), rather than publish the page without it.
+"""
 from __future__ import annotations
 
 import re
@@ -7,7 +12,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 from .marker_syntax import MARKER
-from .pages import HEADING, prose_lines
+from .pages import HEADING, markdown_body, prose_lines
 
 LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 FENCE_OPEN = re.compile(r"^\s*(```|~~~)\s*([\w+-]*)")
@@ -44,12 +49,43 @@ def _code_blocks(text: str) -> list[tuple[str, str]]:
     return blocks
 
 
+EXTRA_MARKER = "is not at this place in the English page"
+
+
+def lost(english: str, translated: str) -> list[tuple[int, str]]:
+    """(line, message) for what a reader of the translation would miss: all its text (only
+    front matter is left), or a marker of the English page."""
+    if not markdown_body(translated)[0].strip() and markdown_body(english)[0].strip():
+        return [(max(1, len(translated.splitlines())), f"the page has no text after its front matter, English has "
+                              f"{len(markdown_body(english)[0].splitlines())} lines; allowed: the whole page "
+                              "translated, or no file (readers then get the English page, marked as not yet translated)")]
+    if skeleton(english)["markers"] == skeleton(translated)["markers"]:
+        return []
+    return [(n, m) for n, m in _located_differences(english, translated)   # a marker English lacks loses nothing
+            if m.startswith("markers differ") and not m.endswith(EXTRA_MARKER)]
+
+
+def lost_in_tree(docs: Path, texts: dict[Path, str], languages: list[str], english: str = "en") -> list[str]:
+    """'docs/<lang>/<page>:N: …' for every translation in `languages` that `lost` finds
+    wanting (`texts`: every page read, by path, as sanitize.check_docs returns them)."""
+    out = []
+    for path, text in sorted(texts.items()):
+        lang, _, page = path.relative_to(docs).as_posix().partition("/")
+        original = docs / english / page
+        if lang in languages and lang != english and original in texts:
+            out += [f"docs/{lang}/{page}:{n}: {message}" for n, message in lost(texts[original], text)]
+    return out
+
+
 def compare(english: Path, translated: Path, texts: dict[Path, str] | None = None) -> list[tuple[int, str]]:
     """(line, message) for each way the translation's skeleton differs from English
     (`texts`: the pages' text already read, by path)."""
     if texts is not None and (english not in texts or translated not in texts):
         return []   # a page that could not be read safely: check_docs has said why
     read = lambda p: texts[p] if texts is not None else p.read_text(encoding="utf-8")  # noqa: E731
+    empty = lost(read(english), read(translated))
+    if empty and not empty[0][1].startswith("markers differ"):
+        return empty   # one message says it all: every other part is missing too
     en, tr = skeleton(read(english)), skeleton(read(translated))
     lines = read(translated).splitlines()
     out = []
@@ -112,7 +148,7 @@ def _located_differences(english: str, translated: str) -> list[tuple[int, str]]
             out.append((n, f"markers differ from English: {value!r} here, English has {en_value!r} "
                            f"(line {en_n} of the English page)"))
         for n, _, value in mine[len(theirs):]:
-            out.append((n, f"markers differ from English: {value!r} is not at this place in the English page"))
+            out.append((n, f"markers differ from English: {value!r} {EXTRA_MARKER}"))
         for en_n, k, value in theirs[len(mine):]:
             line, where = belongs(k)
             out.append((line, f"markers differ from English: {value!r} (line {en_n} of the English page) is "

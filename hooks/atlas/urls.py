@@ -3,11 +3,15 @@
 
 - URLs in data: absolute http(s) with a host, no credentials, no spaces or backslashes.
 - Links in pages: http(s), mailto:, relative or a fragment; anything that loads is relative.
+- Neither holds a character a reader cannot see (invisible.py): a bidi override shows another
+  address than the one the link opens.
 """
 from __future__ import annotations
 
 import re
 from urllib.parse import urlsplit
+
+from . import invisible
 
 LINK_SCHEMES = ("http", "https", "mailto")
 URL_REFUSED = re.compile(r"[\s\\<>\"'`\x00-\x1f\x7f]")
@@ -16,7 +20,7 @@ URL_HOST = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1
 
 def is_http_url(value: object) -> bool:
     """An absolute http(s) URL with a host: no credentials, spaces, backslashes or controls."""
-    if not isinstance(value, str) or len(value) > 2000 or URL_REFUSED.search(value):
+    if not isinstance(value, str) or len(value) > 2000 or URL_REFUSED.search(value) or invisible.first(value):
         return False
     try:
         parts = urlsplit(value)
@@ -25,6 +29,17 @@ def is_http_url(value: object) -> bool:
         return False
     return (parts.scheme in ("http", "https") and bool(parts.hostname) and "@" not in parts.netloc
             and bool(URL_HOST.fullmatch(parts.netloc)))
+
+
+def url_refusal(value: object, allowed: str = "an http:// or https:// URL") -> str | None:
+    """Why `value` is not a URL data may hold ("found …, allowed: …"), or None; an invisible
+    character is named, escaped, with its position."""
+    if is_http_url(value):
+        return None
+    hidden = invisible.problem(value) if isinstance(value, str) else None
+    if hidden:
+        return f"found {value!r} with {hidden}, a character a reader cannot see; allowed: {allowed} of visible characters"
+    return f"found {value!r}, allowed: {allowed}"
 
 
 def link_problem(url: str, attribute: str = "href") -> str | None:
@@ -39,6 +54,9 @@ def link_problem(url: str, attribute: str = "href") -> str | None:
     m = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*):", cleaned)
     scheme = m.group(1).lower() if m else ""
     external = bool(scheme) or cleaned.startswith(("//", "\\\\", "/\\", "\\/"))
+    hidden = invisible.problem(url)
+    if hidden:
+        return f"link to {url!r} has {hidden}, a character a reader cannot see; allowed: visible characters only"
     if attribute != "href" and external:
         return f"{attribute}={url!r} loads from another host; allowed: a relative path"
     if scheme and scheme not in LINK_SCHEMES:

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from . import files
+from . import files, invisible
 from .problems import Problem
 
 try:  # libyaml's C loader is several times faster; fall back where it is not built
@@ -86,6 +86,9 @@ def parse(text: str, shown_as: str, problems: list[Problem], first_line: int = 1
         hint = " (YAML does not allow tab characters for indentation)" if "\t" in text else ""
         problems.append(Problem(shown_as, line, "", f"malformed YAML: {exc.problem}{hint}"))
         return None
+    except yaml.reader.ReaderError as exc:   # a character YAML refuses: at its own line, named
+        problems.append(_refused_character(text, exc, shown_as, at))
+        return None
     except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors are rare
         problems.append(Problem(shown_as, first_line, "", f"malformed YAML: {exc}"))
         return None
@@ -98,6 +101,17 @@ def parse(text: str, shown_as: str, problems: list[Problem], first_line: int = 1
         problems.append(Problem(shown_as, exc.line, "", str(exc)))
         return None
     return doc
+
+
+def _refused_character(text: str, exc: yaml.reader.ReaderError, shown_as: str, at: int) -> Problem:
+    """The first character the YAML reader refuses (libyaml counts bytes, PyYAML characters:
+    the character itself is looked for), by line and column."""
+    ch = exc.character if isinstance(exc.character, str) else chr(exc.character)
+    i = max(text.find(ch), 0)
+    line = text.count("\n", 0, i) + 1
+    column = i - (text.rfind("\n", 0, i) + 1) + 1
+    return Problem(shown_as, line + at, "", f"found {invisible.name(ch)} at column {column}, a control "
+                   "character YAML does not allow; allowed: printable text (delete the character)")
 
 
 class _TooBig(ValueError):
@@ -183,20 +197,22 @@ def _construct(node: yaml.Node, keys: tuple, lines: dict, file: str, problems: l
     lines[keys] = node.start_mark.line + 1 + budget.offset
     if isinstance(node, yaml.MappingNode):
         out: dict = {}
+        first: dict = {}   # key -> its line, for a key written twice
         for key_node, value_node in node.value:
+            at = key_node.start_mark.line + 1 + budget.offset
+            if key_node.tag == _MERGE:
+                problems.append(Problem(file, at, "", MERGE_REFUSED))
+                continue
             key = _scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else []
             if not isinstance(key, (str, int, float, bool, type(None))) and not hasattr(key, "isoformat"):
-                problems.append(Problem(file, key_node.start_mark.line + 1 + budget.offset, "",
-                                        "a key must be plain text, not a list or mapping"))
+                problems.append(Problem(file, at, "", "a key must be plain text, not a list or mapping"))
                 continue
-            if key == "<<":  # merge keys (anchors) are resolved by the safe constructor
-                merged = _construct(value_node, keys, {}, file, problems, budget)
-                for k, v in (merged.items() if isinstance(merged, dict) else []):
-                    out.setdefault(k, v)
-                continue
-            if key in out:
-                problems.append(Problem(file, key_node.start_mark.line + 1 + budget.offset, "",
-                                        f"key '{key}' appears twice in the same mapping"))
+            if key in first:   # YAML keeps the last silently: both places are named
+                problems.append(Problem(file, first[key], "", f"key '{key}' is written again on line {at} of the "
+                                        "same mapping, and only one of them would count; allowed: each key once"))
+                problems.append(Problem(file, at, "", f"key '{key}' appears twice in the same mapping (first on line "
+                                        f"{first[key]}), and only one of them would count; allowed: each key once"))
+            first.setdefault(key, at)
             out[key] = _construct(value_node, keys + (key,), lines, file, problems, budget)
         return out
     if isinstance(node, yaml.SequenceNode):
@@ -205,6 +221,13 @@ def _construct(node: yaml.Node, keys: tuple, lines: dict, file: str, problems: l
 
 
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_MERGE = "tag:yaml.org,2002:merge"
+# Merge keys are refused rather than resolved: the keys they copy in are written elsewhere (a
+# message about one points at another record), a key written beside them silently wins over
+# the copy, and YAML 1.2 dropped them. An alias reuses a whole value, visibly, and is bounded.
+MERGE_REFUSED = ("merge key '<<' is not supported: the keys it copies in are not written here, and a key "
+                 "beside it silently replaces the copy; allowed: write the keys out in full, or reuse a "
+                 "whole value with an alias (key: *name)")
 
 
 _STR = "tag:yaml.org,2002:str"

@@ -27,7 +27,8 @@ from .fields import read_schema
 from .providers import read_providers
 from .quizzes import quiz_structure, quiz_text, read_quizzes
 from .records import Fact, ListField, Provider, Question
-from .words import check_partial_notes, check_words, nearest_line
+from .site_words import check_site_words
+from .words import check_partial_notes, check_words, nearest_line, twin_keys
 
 __all__ = ["LANGUAGES", "Atlas", "DataError", "Fact", "ListField", "Problem", "Provider", "Question",
            "flatten", "load_atlas", "nearest_line"]
@@ -118,9 +119,12 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
     for doc in word_docs.values():
         if doc and not isinstance(doc.data, dict):
             problems.append(Problem(doc.path, 1, "", "expected a mapping of keys to text"))
+        elif doc:
+            twin_keys(doc, problems)
     if "en" in word_docs and word_docs["en"]:
-        known_ids = {p.id for p in providers} if providers_doc else None
+        known_ids = {p.id for p in providers} if providers else None   # unknowable without providers
         check_words(word_docs, words, fields, groups, categories, known_ids, rules, problems, list_fields)
+        check_site_words(word_docs, words, problems)
         if providers_doc:
             check_partial_notes(providers_doc, providers, words["en"], problems)
     if problems:

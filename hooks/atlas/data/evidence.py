@@ -5,7 +5,7 @@ import datetime as dt
 import re
 
 from ..problems import Problem
-from ..urls import is_http_url
+from ..urls import url_refusal
 from .checks import describe, is_text
 
 # In quotes, only real HTML counts as markup: sources quote command lines such as
@@ -36,15 +36,15 @@ def check_evidence(doc, at, where, item, value, today, problems) -> bool:
         ok = False
     else:
         for k, url in enumerate(sources):
-            if not is_http_url(url):
-                problems.append(Problem(f, doc.line(*at, "sources", k), where,
-                                        f"source found {url!r}, allowed: an http:// or https:// URL"))
+            refusal = url_refusal(url)
+            if refusal:
+                problems.append(Problem(f, doc.line(*at, "sources", k), where, f"source {refusal}"))
                 ok = False
     if value == "unknown" and "verified" not in item:
         pass
     elif not isinstance(verified, dt.date) or isinstance(verified, dt.datetime):
         problems.append(Problem(f, doc.line(*at, "verified") if "verified" in item else doc.line(*at), where,
-                                f"verified found {verified!r}, allowed: a date as YYYY-MM-DD"))
+                                f"verified found {_date_found(verified)}"))
         ok = False
     elif verified > today:
         problems.append(Problem(f, doc.line(*at, "verified"), where,
@@ -62,3 +62,20 @@ def check_evidence(doc, at, where, item, value, today, problems) -> bool:
                                 "or pt-BR, next to a quote (leave it out for English)"))
         ok = False
     return ok
+
+
+def _date_found(value: object) -> str:
+    """What stands where a date belongs and what is allowed, in words that say how to fix it: a
+    real date in quotes is text to YAML (it must be written bare); a date that is not in the
+    calendar stays text."""
+    allowed = "allowed: a date as YYYY-MM-DD"
+    if isinstance(value, dt.datetime):
+        return f"a date and time {value.isoformat(sep=' ')!r}, {allowed} (the date alone)"
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+        try:
+            dt.date.fromisoformat(value.strip())
+        except ValueError:
+            return f"{value!r}, {allowed} (this is no date in the calendar)"
+        return (f"{value!r} in quotes, which YAML reads as text; allowed: an unquoted date "
+                f"(verified: {value.strip()})")
+    return f"{value!r}, {allowed}"

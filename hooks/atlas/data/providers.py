@@ -6,7 +6,7 @@ from types import MappingProxyType
 
 from .. import countries, yamlsrc
 from ..problems import Problem
-from ..urls import is_http_url
+from ..urls import url_refusal
 from .checks import SLUG, describe, is_known, unknown_keys
 from .evidence import check_evidence
 from .records import Fact, ListField, Provider
@@ -17,8 +17,11 @@ FACT_KEYS = ("value", "sources", "verified", "quote", "quote_lang")
 
 def read_providers(doc: yamlsrc.Doc, fields, list_fields, categories, today, problems) -> tuple[Provider, ...]:
     f = doc.path
-    if not isinstance(doc.data, dict) or not isinstance(doc.data.get("providers"), list):
-        problems.append(Problem(f, 1, "", "expected a top-level 'providers:' list"))
+    if not isinstance(doc.data, dict) or not isinstance(doc.data.get("providers"), list) or not doc.data["providers"]:
+        found = describe(doc.data.get("providers")) if isinstance(doc.data, dict) and "providers" in doc.data else "none"
+        problems.append(Problem(f, doc.line("providers"), "key 'providers'",
+                                f"found {'an empty list' if found == 'list []' else found}; allowed: a top-level "
+                                f"'providers:' list of one or more providers, each with {', '.join(PROVIDER_KEYS)}"))
         return ()
     unknown_keys(doc, doc.data, "providers file", (), "", problems)
     out, seen = [], {}
@@ -49,9 +52,9 @@ def read_providers(doc: yamlsrc.Doc, fields, list_fields, categories, today, pro
             problems.append(Problem(f, doc.line("providers", i, "name"), f"{who}, field 'name'",
                                     f"found {describe(name)}, allowed: non-empty plain text"))
         home = rec.get("homepage")
-        if "homepage" in rec and not is_http_url(home):
-            problems.append(Problem(f, doc.line("providers", i, "homepage"), f"{who}, field 'homepage'",
-                                    f"found {home!r}, allowed: an http:// or https:// URL"))
+        refusal = url_refusal(home) if "homepage" in rec else None
+        if refusal:
+            problems.append(Problem(f, doc.line("providers", i, "homepage"), f"{who}, field 'homepage'", refusal))
         cat = rec.get("category")
         if "category" in rec and cat not in categories:
             problems.append(Problem(f, doc.line("providers", i, "category"), f"{who}, field 'category'",

@@ -26,10 +26,12 @@ def read_quizzes(folder: Path, languages, problems, root: Path | None = None):
             continue
         questions = quiz_structure(doc, qid, problems)
         quizzes[qid] = questions
+        items = doc.data.get("questions") if isinstance(doc.data, dict) else None
+        defined = {q.get("id") for q in items if isinstance(q, dict)} if isinstance(items, list) else set()
         for lang in languages:
             tdoc = yamlsrc.load(folder / lang / path.name, f"data/quizzes/{lang}/{path.name}", problems, root)
             if tdoc is not None:
-                texts[lang][qid] = quiz_text(tdoc, qid, questions, problems)
+                texts[lang][qid] = quiz_text(tdoc, qid, questions, problems, defined)
     for lang in languages:
         for path in sorted((folder / lang).glob("*.yaml")) if (folder / lang).is_dir() else []:
             if path.stem not in quizzes and not (folder / path.name).exists():
@@ -66,6 +68,13 @@ def quiz_structure(doc, qid, problems) -> tuple[Question, ...]:
                                     f"multiple found {describe(q['multiple'])}, allowed: true or false"))
         options = q.get("options")
         correct = q.get("correct")
+        not_text = next(((part, *found) for part in ("options", "correct") if (found := _not_text(q.get(part)))), None)
+        if not_text:
+            part, k, value = not_text
+            problems.append(Problem(f, doc.line("questions", i, part, k), where,
+                                    f"{part} item {k + 1}: found {describe(value)}, but option ids are text; allowed: "
+                                    f"ids such as a, b, c ({QUOTE_IT})"))
+            continue
         if not isinstance(options, list) or len(options) < 2 or len(set(map(str, options))) != len(options):
             problems.append(Problem(f, doc.line("questions", i, "options"), where,
                                     f"options found {options!r}, allowed: a list of two or more distinct ids"))
@@ -88,7 +97,9 @@ def quiz_structure(doc, qid, problems) -> tuple[Question, ...]:
     return tuple(out)
 
 
-def quiz_text(doc, qid, questions, problems) -> dict:
+def quiz_text(doc, qid, questions, problems, defined: set | frozenset = frozenset()) -> dict:
+    """The text of one quiz in one language (`defined`: every question id the quiz file has,
+    those refused there included: their text is not extra)."""
     f = doc.path
     d = doc.data if isinstance(doc.data, dict) else {}
     unknown_keys(doc, d, "quiz text", (), f"quiz '{qid}'", problems)
@@ -97,7 +108,7 @@ def quiz_text(doc, qid, questions, problems) -> dict:
     qs = d.get("questions") if isinstance(d.get("questions"), dict) else {}
     known = {q.id for q in questions}
     for name in qs:
-        if name not in known:
+        if name not in known and name not in defined:
             problems.append(Problem(f, doc.line("questions", name), f"quiz '{qid}', question '{name}'",
                                     f"extra question that data/quizzes/{qid}.yaml does not define"))
     for q in questions:
@@ -117,7 +128,11 @@ def quiz_text(doc, qid, questions, problems) -> dict:
                     problems.append(Problem(f, doc.line("questions", q.id, part), f"{where}, {part[:-1] if part == 'options' else part} '{opt}'",
                                             "missing text"))
             for opt in m:
-                if str(opt) not in q.options:
+                if not isinstance(opt, str):
+                    problems.append(Problem(f, doc.line("questions", q.id, part, opt), f"{where}, {part} {opt!r}",
+                                            f"found {describe(opt)} as an option id, but option ids are text; allowed: "
+                                            f"{', '.join(q.options)} ({QUOTE_IT})"))
+                elif opt not in q.options:
                     problems.append(Problem(f, doc.line("questions", q.id, part, opt), f"{where}, {part} '{opt}'",
                                             f"extra option, allowed: {', '.join(q.options)}"))
         for key, text in flatten(t).items():
@@ -125,3 +140,16 @@ def quiz_text(doc, qid, questions, problems) -> dict:
                 problems.append(Problem(f, doc.line("questions", q.id, *key.split(".")), f"{where}, key '{key}'",
                                         f"found markup in {text!r}; allowed: plain text"))
     return d
+
+
+QUOTE_IT = "YAML reads 1, 2.5, yes and no as numbers and true/false: quote such an id, as '1' or 'yes'"
+
+
+def _not_text(items: object) -> tuple[int, object] | None:
+    """(index, item) of the first item of a list of option ids that YAML did not read as text
+    (1, 2.5, yes/no), or None."""
+    if isinstance(items, list):
+        for k, item in enumerate(items):
+            if not isinstance(item, str):
+                return k, item
+    return None

@@ -86,6 +86,36 @@ def check_words(docs, words, fields, groups, categories, provider_ids, rules, pr
                                     "extra key that English does not have"))
 
 
+def twin_keys(doc: yamlsrc.Doc, problems: list[Problem]) -> None:
+    """A problem at both lines of each key a words file spells twice, as a dotted key and as
+    nested ones (`table.stale:` and `table:` / `stale:`): both mean table.stale, and one would
+    silently replace the other. A dotted key's line is recorded under its parts, as a nested
+    key's is, for every other message about it."""
+    seen: dict[str, tuple[tuple, int]] = {}
+
+    def walk(tree: dict, path: tuple) -> None:
+        for k, v in tree.items():
+            here = path + (k,)
+            dotted = ".".join(map(str, here))
+            line = doc.lines.get(here, 1)
+            if isinstance(v, dict):
+                walk(v, here)
+                continue
+            doc.lines.setdefault(tuple(dotted.split(".")), line)
+            if dotted in seen:
+                other, first = seen[dotted]
+                spelled = lambda keys: " / ".join(f"{k}:" for k in keys)  # noqa: E731
+                for at, mine, theirs in ((first, other, here), (line, here, other)):
+                    problems.append(Problem(doc.path, at, f"key '{dotted}'", f"written as '{spelled(mine)}' here and as "
+                                            f"'{spelled(theirs)}' on line {line if at == first else first}: both mean "
+                                            f"'{dotted}' and only one would count; allowed: one of them"))
+            else:
+                seen[dotted] = (here, line)
+
+    if isinstance(doc.data, dict):
+        walk(doc.data, ())
+
+
 def nearest_line(doc: yamlsrc.Doc, order: list[str], key: str) -> int:
     """Where the missing `key` belongs in the translation `doc` (`order`: English keys, in English
     order): beside its nearest sibling there, the one English has just before it, else just after

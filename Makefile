@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONPATH := $(CURDIR)/hooks
 
-.PHONY: serve build test i18n i18n-sync facts bench audit clean
+.PHONY: serve build test i18n i18n-sync facts bench audit lighthouse clean
 
 # One language only: `make serve LANG=hi`, `make build LANG=hi`. LANG is also every shell's
 # locale (LANG=C.UTF-8), so it counts only when given on the make command line.
@@ -65,6 +65,9 @@ bench: $(STAMP)  ## build time and memory against bare MkDocs, at 20 and 300 pag
 
 audit: $(STAMP)  ## every page in Chromium at 1280 and 375 px: console, requests, axe-core (minutes)
 	$(BIN)/python tests/audit.py
+
+lighthouse: $(STAMP)  ## Lighthouse (mobile) on every kind of page in every language, served with gzip: a table and a verdict (minutes; needs Node 20, installs lighthouse@12.2.3 into .lighthouse/)
+	RUNS=$(or $(RUNS),1) $(BIN)/python tests/lighthouse.py
 
 clean:
 	rm -rf site .site.new-* .site.old-* .pytest_cache

@@ -124,13 +124,18 @@ def _virtual(config: MkDocsConfig, atlas, lang: str, p, default: str) -> File:
 
 
 def _listen(atlas, lang: str) -> str:
-    """Listen controls: hidden until atlas-listen.js finds a voice for the page's language."""
+    """Listen controls, on the page from the first paint (issue 24: shown late, they pushed the
+    guide down). The play button and the no-voice message share one grid cell, sized from the
+    start to the larger of the two (the message's words, data-t-none, lay out invisibly in it:
+    atlas.css), so atlas-reader.js can swap them when it knows the device's voices without moving
+    anything below. Without JavaScript atlas.css hides the box: it needs the script."""
     t = lambda key: escape(atlas.t(lang, f"reader.listen.{key}"))  # noqa: E731
     return (f'<div class="atlas-listen" data-atlas-listen data-speech-lang="{SPEECH_LANG.get(lang, lang)}" '
-            f'data-t-pause="{t("pause")}" data-t-resume="{t("resume")}" data-t-none="{t("no_voice")}" hidden>'
+            f'data-t-pause="{t("pause")}" data-t-resume="{t("resume")}" data-t-none="{t("no_voice")}">'
+            f'<div class="atlas-listen__buttons">'
             f'<button type="button" class="md-button" data-listen-play>{t("play")}</button> '
             f'<button type="button" class="md-button" data-listen-pause hidden>{t("pause")}</button> '
-            f'<button type="button" class="md-button" data-listen-stop hidden>{t("stop")}</button>'
+            f'<button type="button" class="md-button" data-listen-stop hidden>{t("stop")}</button></div>'
             f'<p class="atlas-listen__msg" data-listen-msg role="status"></p></div>')
 
 

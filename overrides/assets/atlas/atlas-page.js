@@ -1,10 +1,58 @@
-/* Cloud GPU Atlas: small accessibility fixes to the theme's own widgets, found by axe-core.
+/* Cloud GPU Atlas: small fixes to the theme's own widgets.
+ * - search loads its index when the reader opens or focuses it, not with every page (below);
  * - the search dialog gets a name (its own search label);
  * - Markdown tables that scroll sideways on a phone can be reached and scrolled by keyboard;
  * - on narrow screens the navigation button works by keyboard (Enter or Space opens the
  *   drawer, Escape closes it); atlas.css keeps the closed drawer out of the Tab order. */
 (function () {
   "use strict"
+
+  /* Search on demand (issue 24). Material's bundle requests <lang>/search/search_index.json as
+   * it starts, on every page: 75 KB gzipped for Hindi today, and it grows with the site (900 KB
+   * at 300 pages a language). This file runs just before the bundle (overrides/main.html): the
+   * bundle's request is opened but held here, and sent when the reader focuses the search box
+   * (the search button, the "/" key and the box itself all focus it); the theme then builds its
+   * index as before (its worker, our lunr languages and their folding). Until then the results
+   * line reads "type to start searching", since typing starts it; from the focus until the index
+   * is built, the theme's own "initializing" words, which the theme replaces with its results,
+   * and a query typed meanwhile runs as soon as the index is built. A page opened from a search
+   * result (?h=, the words to highlight) sends it at once: it highlights them with the index's
+   * settings, and the index is then usually in the browser's cache.
+   * The bundle also fetches sitemap.xml beside each hreflang alternate of the page, and consults
+   * it only for a link that leads below the alternate's URL. Ours are pages (.../x.html), below
+   * which nothing leads, so those requests are never sent: on a language's top pages they were
+   * its whole sitemap, three of them, growing with the site (hooks/atlas/seo.py gives the other
+   * folders empty ones). */
+  function onDemand() {
+    var X = window.XMLHttpRequest && XMLHttpRequest.prototype
+    // From a file the theme already waits for search to open.
+    if (!X || location.protocol === "file:") return
+    var open = X.open, send = X.send, held = [], wanted = false
+    var meta = document.querySelector(".md-search-result__meta")
+    var loading = meta && meta.textContent.trim()
+    // (No search box, or the theme's words moved: its own stay.)
+    try {
+      meta.textContent = JSON.parse(document.getElementById("__config").textContent).translations["search.result.placeholder"]
+    } catch (e) {}
+    var pages = [].every.call(document.querySelectorAll("link[rel=alternate]"), function (l) { return /\.html$/.test(l.href) })
+    X.open = function (method, url) {
+      this.atlasHold = /\/search\/search_index\.json$/.test(url) ? 1 : pages && /\/sitemap\.xml$/.test(url) ? 2 : 0
+      return open.apply(this, arguments)
+    }
+    X.send = function () {
+      if (!this.atlasHold || (wanted && this.atlasHold < 2)) return send.apply(this, arguments)
+      if (this.atlasHold < 2) held.push([this, arguments])
+    }
+    function want() {
+      if (wanted) return
+      wanted = true
+      if (meta) meta.textContent = loading
+      held.forEach(function (h) { send.apply(h[0], h[1]) })
+    }
+    document.addEventListener("focusin", function (e) { if (e.target.matches(".md-search__input")) want() })
+    if (/[?&]h=/.test(location.search)) want()
+  }
+  onDemand()
 
   function nameSearchDialog() {
     var dialog = document.querySelector(".md-search[role=dialog]")
@@ -60,8 +108,12 @@
   }
 
   // Material's documented hook for page scripts: document$ emits once its components
-  // (the table wrappers among them) are mounted.
-  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(run)
-  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run)
-  else run()
+  // (the table wrappers among them) are mounted. This file runs before the bundle that defines
+  // it, so it is looked for at DOMContentLoaded, which the bundle answers after this listener.
+  function start() {
+    if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(run)
+    else run()
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start)
+  else start()
 })()

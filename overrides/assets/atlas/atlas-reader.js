@@ -51,9 +51,10 @@
       voice = voices.filter(function (v) {
         return v.localService !== false && (v.lang || "").replace("_", "-").split("-")[0].toLowerCase() === base
       }).sort(function (a, b) { return (b.lang === lang) - (a.lang === lang) })[0] || null
+      // The box is on the page from the start, the message's room kept in it (atlas.css): the
+      // swap moves nothing below it.
       play.hidden = !voice
       msg.textContent = voice ? "" : t("none")
-      box.hidden = false
     }
     function running(on) { pause.hidden = stop.hidden = !on; pause.textContent = t("pause") }
     function chunks() {

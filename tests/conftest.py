@@ -254,3 +254,16 @@ def page(browser, server):
 # this checkout's hooks/; builds run the copy's (copy_repo copies them).
 if os.environ.get("ATLAS_TEST_ROOT"):
     ROOT = Path(os.environ["ATLAS_TEST_ROOT"]).resolve()
+
+
+# One page of each kind of page, the same file in each language's folder (tests/test_phone.py, tests/lighthouse.py).
+PAGE_KINDS = {
+    "home": "index.html",
+    "guide": "guides/storage.html",
+    "comparison": "compare/kubernetes.html",
+    "matrix": "compare/all.html",
+    "chooser": "compare/choose.html",
+    "provider": "providers/runpod.html",
+    "glossary": "glossary.html",
+    "side by side": "compare/side-by-side.html",
+}

@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
 
-from conftest import ROOT, free_port, mkdocs_build  # noqa: E402
+from conftest import PAGE_KINDS, ROOT, free_port, mkdocs_build  # noqa: E402
 
 VERSION = "12.2.3"
 CACHE = ROOT / ".lighthouse"
@@ -44,17 +44,7 @@ CHROME = os.environ.get("ATLAS_LIGHTHOUSE_CHROME") or shutil.which("chromium") o
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking " \
                "--disable-component-update --disable-sync"
 LANGS = ("en", "hi", "vi")
-# One page of each kind (the same file in every language's folder).
-KINDS = {
-    "home": "index.html",
-    "guide": "guides/storage.html",
-    "comparison": "compare/kubernetes.html",
-    "matrix": "compare/all.html",
-    "chooser": "compare/choose.html",
-    "provider": "providers/runpod.html",
-    "glossary": "glossary.html",
-    "side by side": "compare/side-by-side.html",
-}
+KINDS = PAGE_KINDS   # one page of each kind (tests/conftest.py)
 TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
 COMPRESSIBLE = {".html", ".css", ".js", ".json", ".xml", ".svg", ".txt", ".map"}
 

@@ -28,20 +28,9 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from conftest import SPEECH_STUB, VOICES, _Quiet, free_port
+from conftest import PAGE_KINDS as KINDS, SPEECH_STUB, VOICES, _Quiet, free_port
 
 LANGS = ("en", "hi", "vi")
-# One page of each kind; the same file in each language's folder.
-KINDS = {
-    "home": "index.html",
-    "guide": "guides/storage.html",
-    "comparison": "compare/kubernetes.html",
-    "matrix": "compare/all.html",
-    "chooser": "compare/choose.html",
-    "provider": "providers/runpod.html",
-    "glossary": "glossary.html",
-    "side by side": "compare/side-by-side.html",
-}
 # Lighthouse's phone (Moto G Power) and a laptop. Not Playwright's is_mobile: with it, this
 # Chromium marks every layout shift hadRecentInput, so the sum would always be 0.
 SIZES = {"phone": (412, 823), "desktop": (1280, 800)}

@@ -345,15 +345,7 @@ def test_the_evidence_shows_an_untranslated_note_in_english_marked(scratch):
     assert "atlas-ev__untranslated" not in cells.evidence(translated, "hi", p, field, own.newest_verified)
 
 
-PROVIDER = """\
-providers:
-  - id: alpha
-    name: Alpha Cloud
-    homepage: https://alpha.example
-    category: gpu-cloud
-    facts:
-{facts}
-"""
+from test_data import GOOD_PROVIDER as PROVIDER  # noqa: E402
 
 
 def with_alpha(root: Path, value: str, note: str | None) -> str:

@@ -24,7 +24,7 @@ from markupsafe import escape
 
 from .data import Atlas, Provider
 from .reader import ReaderData
-from . import cells, files
+from . import cells, files, tables
 from .render import local_date, pieces
 from .translations import front_matter
 
@@ -86,7 +86,7 @@ def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *
         rows.append(f'<tr id="{cells.fact_anchor(f)}" data-field="{escape(f)}" data-value="{escape(value)}">\n'
                     f'<th scope="row">{frame["names"][f]}'
                     # the tables' own cell, inert, for compare/side-by-side.html, which reads this page
-                    f'<template class="atlas-cell">{_linked(cells.compact(atlas, lang, p, f, today), root)}</template></th>\n'
+                    f'<template class="atlas-cell">{_linked(tables.cell(atlas, lang, p, f, today), root)}</template></th>\n'
                     f'<td>{cells.evidence(atlas, lang, p, f, today)}</td>\n<td>{frame["links"][f]}</td>\n</tr>')
     name, pid = escape(p.name), escape(p.id)
     t = lambda key, **kw: escape(atlas.t(lang, f"reader.provider.{key}", **kw))  # noqa: E731

@@ -22,10 +22,21 @@ def pending(p: Provider) -> bool:
     return sum(1 for fact in p.facts.values() if fact.known) < RESEARCHED
 
 
+_waiting_of: list = [None, frozenset()]   # the Atlas, and the ids of its providers not yet researched
+
+
+def waiting(atlas: Atlas) -> frozenset[str]:
+    """Ids of the providers not yet researched, worked out once per Atlas (every table asks)."""
+    if _waiting_of[0] is not atlas:
+        _waiting_of[:] = [atlas, frozenset(p.id for p in atlas.providers if pending(p))]
+    return _waiting_of[1]
+
+
 def order(atlas: Atlas, field: str) -> list[Provider]:
     """Providers that have the capability first (yes, partial, unknown, no), then by name;
     providers not yet researched last."""
-    return sorted(atlas.providers, key=lambda p: (atlas.rank(field, p.facts[field].value), pending(p), p.name.casefold()))
+    late = waiting(atlas)
+    return sorted(atlas.providers, key=lambda p: (atlas.rank(field, p.facts[field].value), p.id in late, p.name.casefold()))
 
 
 # A row's cells are the same in every table of a language that shows the same fields, and a
@@ -63,6 +74,7 @@ def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str],
     comparison), its category, and its compact cells."""
     cache = _cells(atlas, lang, today)
     countries_field = "regions" in atlas.list_fields
+    late = waiting(atlas)
     lines = []
     for p in providers:
         start = cache.get(("row", p.id, with_category))
@@ -77,7 +89,7 @@ def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str],
                 f'<a class="atlas-table__add" href="{ROOT_LINK}compare/side-by-side.html?add={pid}" title="{add}">'
                 f'<span aria-hidden="true">+</span><span class="atlas-sr">{add}</span></a></span></th>'
                 + (f'<td data-sort-value="{cat}" class="atlas-table__category">{cat}</td>' if with_category else ""))
-        if pending(p) and not any(p.facts[f].known for f in fields):
+        if p.id in late and not any(p.facts[f].known for f in fields):
             said = cache.get(("pending", p.id, len(fields)))
             if said is None:
                 known = sum(1 for fact in p.facts.values() if fact.known)
@@ -107,7 +119,8 @@ def render_table(atlas: Atlas, lang: str, group: str, *, table_id: str, today: d
     out the category column: its width goes to capabilities)."""
     matrix = group == "all"
     fields = list(atlas.all_fields) if matrix else list(atlas.groups[group])
-    providers = sorted(atlas.providers, key=lambda p: (pending(p), p.name.casefold())) if matrix else order(atlas, fields[0])
+    late = waiting(atlas)
+    providers = sorted(atlas.providers, key=lambda p: (p.id in late, p.name.casefold())) if matrix else order(atlas, fields[0])
     rows = _rows(atlas, lang, providers, fields, today, with_category=not matrix)
     t = lambda key, **kw: atlas.t(lang, f"table.{key}", **kw)  # noqa: E731
     group_title = atlas.t(lang, f"groups.{group}")

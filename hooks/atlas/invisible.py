@@ -44,6 +44,8 @@ def name(ch: str) -> str:
 def first(text: str) -> tuple[int, str] | None:
     """(1-based position, character) of the first character of `text` a reader cannot see (a
     joiner after a virama aside), or None."""
+    if text.isascii() and text.isprintable():   # nearly every URL: one pass in C
+        return None
     for i, ch in enumerate(text):
         if ch.isascii() and ch.isprintable():
             continue

@@ -80,11 +80,15 @@ def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *
     today = today or dt.date.today()
     frame = _frame(atlas, reader, lang, titles, report_url, today, root)
     rows = []
+    starts = frame["starts"]   # a row's opening is the same for every provider with that value
     for f in atlas.all_fields:
         fact = p.facts[f]
-        value = " ".join(fact.value) if isinstance(fact.value, tuple) else fact.value
-        rows.append(f'<tr id="{cells.fact_anchor(f)}" data-field="{escape(f)}" data-value="{escape(value)}">\n'
-                    f'<th scope="row">{frame["names"][f]}'
+        start = starts.get((f, fact.value))
+        if start is None:
+            value = " ".join(fact.value) if isinstance(fact.value, tuple) else fact.value
+            start = starts[(f, fact.value)] = (f'<tr id="{cells.fact_anchor(f)}" data-field="{escape(f)}" '
+                                               f'data-value="{escape(value)}">\n<th scope="row">{frame["names"][f]}')
+        rows.append(f'{start}'
                     # the tables' own cell, inert, for compare/side-by-side.html, which reads this page
                     f'<template class="atlas-cell">{_linked(tables.cell(atlas, lang, p, f, today), root)}</template></th>\n'
                     f'<td>{cells.evidence(atlas, lang, p, f, today)}</td>\n<td>{frame["links"][f]}</td>\n</tr>')
@@ -127,6 +131,7 @@ def _frame(atlas: Atlas, reader: ReaderData, lang: str, titles: dict[str, str], 
         when = f'<time datetime="{as_of.isoformat()}">{escape(local_date(as_of, lang))}</time>'
         _frames[key] = {
             "titles": titles,
+            "starts": {},
             "category": t("category"),
             "intro": f"<p>{t('intro')}</p>",
             "names": {f: escape(atlas.t(lang, f"fields.{f}.label")) for f in atlas.all_fields},

@@ -15,6 +15,7 @@ import yaml
 
 from atlas import languages, problems, search_split
 from conftest import ROOT, copy_repo, mkdocs_build
+from test_glossary import _add_avoided as add_avoided
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "Translator", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "Translator",
            "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_CONFIG_NOSYSTEM": "1"}
@@ -51,14 +52,6 @@ def git_repo(root: Path) -> Path:
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "the site")
     return root
-
-
-def add_avoided(root: Path, lang: str, variant: str) -> None:
-    path = root / "data/glossary.yaml"
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    entry = next(t for t in doc["terms"] if t["id"] == "spot-capacity")
-    entry[lang].setdefault("avoid", []).append(variant)
-    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
 @pytest.fixture

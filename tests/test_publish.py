@@ -411,7 +411,8 @@ def test_phone_navigation_drawer_works_by_keyboard_and_stays_out_of_the_tab_orde
         pg.keyboard.press("Tab")
         stops.append(pg.evaluate(in_drawer))
     assert not any(stops)
-    button = pg.locator("label.md-header__button[for=__drawer]")
+    assert pg.get_attribute("label.md-header__button[for=__drawer]", "role") is None   # a label takes no role
+    button = pg.locator("label.md-header__button[for=__drawer] > .atlas-drawer-button")
     assert button.get_attribute("role") == "button" and button.get_attribute("aria-expanded") == "false"
     assert button.get_attribute("aria-label") == pg.get_attribute(".md-nav--primary", "aria-label")
     button.focus()
@@ -426,7 +427,7 @@ def test_phone_navigation_drawer_works_by_keyboard_and_stays_out_of_the_tab_orde
     assert pg.evaluate("() => document.activeElement.getBoundingClientRect().left >= 0")
     pg.keyboard.press("Escape")
     assert not pg.is_checked("#__drawer")
-    assert pg.evaluate("() => document.activeElement.matches('label.md-header__button[for=__drawer]')")
+    assert pg.evaluate("() => document.activeElement.matches('label[for=__drawer] > .atlas-drawer-button')")
     context.close()
 
 

@@ -81,11 +81,18 @@
     })
   }
 
+  /* The theme's drawer toggle is a <label for="__drawer"> around an icon. A label may not take a
+   * role (axe: aria-allowed-role), so the button a keyboard and a screen reader meet is a span
+   * around the icon inside it: a click on it still reaches the label and so the checkbox. */
   function keyboardDrawer() {
     var toggle = document.getElementById("__drawer")
-    var button = document.querySelector("label.md-header__button[for=__drawer]")
+    var label = document.querySelector("label.md-header__button[for=__drawer]")
     var nav = document.querySelector(".md-nav--primary")
-    if (!toggle || !button || button.hasAttribute("tabindex")) return
+    if (!toggle || !label || label.querySelector(".atlas-drawer-button")) return
+    var button = document.createElement("span")
+    button.className = "atlas-drawer-button"
+    while (label.firstChild) button.appendChild(label.firstChild)
+    label.appendChild(button)
     button.setAttribute("tabindex", "0")
     button.setAttribute("role", "button")
     if (nav && nav.getAttribute("aria-label")) button.setAttribute("aria-label", nav.getAttribute("aria-label"))

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
 
-from conftest import CHROMIUM, FLAGS, ROOT, VOICES, _Quiet, free_port, mkdocs_build  # noqa: E402
+from conftest import CHROMIUM, FLAGS, ROOT, TABLES_READY, VOICES, _Quiet, free_port, mkdocs_build  # noqa: E402
 
 WIDTHS = {"1280": (1280, 900), "375": (375, 800)}
 
@@ -63,6 +63,7 @@ def main() -> int:
                     lang = path.split("/")[1] if path.split("/")[1] in ("hi", "vi") else "en"
                     pg.goto(origin + path, wait_until="load")
                     pg.wait_for_timeout(150)
+                    pg.wait_for_function(TABLES_READY)
                     for v in axe.run(pg).response["violations"]:
                         counts[(lang, width, v["impact"])] += len(v["nodes"])
                         if v["impact"] in ("serious", "critical"):

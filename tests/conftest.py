@@ -256,6 +256,11 @@ if os.environ.get("ATLAS_TEST_ROOT"):
     ROOT = Path(os.environ["ATLAS_TEST_ROOT"]).resolve()
 
 
+# True once the table script has turned every value link into its button: the matrix does it in
+# slices while the browser is idle (atlas-table.js), so a check of the finished page waits for it.
+TABLES_READY = "() => !document.querySelector('[data-atlas-table] a.atlas-v__more')"
+
+
 # One page of each kind of page, the same file in each language's folder (tests/test_phone.py, tests/lighthouse.py).
 PAGE_KINDS = {
     "home": "index.html",

@@ -11,7 +11,7 @@ import pytest
 
 from atlas import cells
 from atlas.data import load_atlas
-from conftest import ROOT
+from conftest import ROOT, TABLES_READY
 
 LANGS = ("en", "hi", "vi")
 # compare/all.html at 6a27781, before compact cells (every cell carried its note and date).
@@ -138,6 +138,58 @@ def test_details_open_under_the_row_by_keyboard_with_the_quote_and_close_with_es
     assert page.locator("tr.atlas-table__details").count() == 0
 
 
+ICON_OF = """e => { const a = e.querySelector('.atlas-v__more'); const c = getComputedStyle(a || e, '::before').content;
+                     return c === 'none' || c === 'normal' ? '' : c }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_value_shows_its_tones_icon_which_is_not_read_aloud(browser, server, lang, atlas):
+    """Cells carry no icon element (hundreds of them were a fifth of the matrix's style work on a
+    phone): atlas.css draws the tone's icon before the words, with empty alternative text."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    pg = context.new_page()
+    pg.goto(server + _url(lang, "compare/all.html"))
+    seen = {}
+    for tone, icon in ((cells.TONES[k], cells.ICONS[k]) for k in cells.ICONS):
+        for plain in (True, False):
+            sel = f"td.atlas-v--{tone}" + (".atlas-v--plain" if plain else ":not(.atlas-v--plain)")
+            if pg.locator(sel).count():
+                drawn = pg.locator(sel).first.evaluate(ICON_OF)
+                assert drawn == f'"{icon}" / ""', (sel, drawn)
+                seen[(tone, plain)] = drawn
+    assert ("yes", False) in seen and ("unknown", True) in seen, seen
+    assert pg.locator("td.atlas-v--list").first.evaluate(ICON_OF) == ""   # lists show their items
+    assert pg.locator("td.atlas-v .atlas-v__icon").count() == 0
+    button = pg.locator("tbody td.atlas-v--yes button.atlas-v__more").first
+    button.wait_for()
+    cdp = context.new_cdp_session(pg)
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "tbody td.atlas-v--yes button.atlas-v__more"})["nodeId"]
+    name = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"][0]["name"]["value"]
+    assert "✓" not in name and button.evaluate("b => b.lastChild.textContent").strip() in name, name
+    context.close()
+
+
+def test_a_value_chosen_before_the_script_reached_it_opens_in_place(browser, server, atlas):
+    """The matrix turns its links into buttons while the browser is idle; a link chosen before
+    its turn opens its evidence in place all the same, and becomes its button."""
+    context = browser.new_context(viewport={"width": 412, "height": 823})
+    pg = context.new_page()
+    pg.add_init_script("window.requestIdleCallback = function () { return 0 }")   # idle never comes
+    pg.goto(server + "/compare/all.html")
+    link = pg.locator("tbody a.atlas-v__more").first
+    href = link.get_attribute("href")
+    assert pg.locator("tbody button.atlas-v__more").count() == 0
+    link.click()
+    row = pg.locator("tr.atlas-table__details")
+    row.locator(".atlas-ev").wait_for()
+    assert pg.url.endswith("/compare/all.html")   # no navigation
+    button = pg.locator("tbody button.atlas-v__more[aria-expanded=true]")
+    assert button.count() == 1 and button.get_attribute("data-href") == href
+    assert pg.evaluate("document.activeElement.getAttribute('aria-expanded')") == "true"
+    context.close()
+
+
 def test_a_quote_keeps_its_language(atlas):
     """A quote in another language than English says so (quote_lang), and the evidence carries it."""
     foreign = [(p, f) for p in atlas.providers for f, fact in p.facts.items() if fact.quote and fact.quote_lang != "en"]
@@ -262,6 +314,8 @@ def test_axe_finds_nothing_serious_with_details_open_and_side_by_side(browser, s
         pg.goto(server + path)
         pg.locator(opener).first.click()
         pg.locator("tr.atlas-table__details .atlas-ev").wait_for()
+        # axe yields between its rules: the page it audits is the finished one, every link a button
+        pg.wait_for_function(TABLES_READY)
         result = axe.run(pg, options={"resultTypes": ["violations"]}).response
         bad = [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in result["violations"]
                if v["impact"] in ("serious", "critical")]

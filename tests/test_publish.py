@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from conftest import SITE_URL, VOICES
+from conftest import SITE_URL, TABLES_READY, VOICES
 
 LANGS = ("en", "hi", "vi")
 WIDTHS = {"desktop": (1280, 900), "phone": (375, 800)}
@@ -148,6 +148,7 @@ def _search_ready(pg) -> None:
         const cfg = JSON.parse(document.getElementById('__config').textContent);
         return meta && meta.textContent.trim() === cfg.translations['search.result.placeholder'];
     }""")
+    pg.wait_for_function(TABLES_READY)
 
 
 def _serious(response: dict) -> list[str]:

@@ -79,8 +79,11 @@ def _memo(atlas: Atlas, key: tuple, make) -> str:
 
 
 def compact(atlas: Atlas, lang: str, p: Provider, field: str, today: dt.date) -> str:
-    """The table cell (`<td>…</td>`): icon and short label, or up to CHIPS list items and "+N";
-    a link to the evidence when there is any. Unknown without a note is plain and quiet."""
+    """The table cell (`<td>…</td>`): short label, or up to CHIPS list items and "+N"; a link to
+    the evidence when there is any. The tone's icon (ICONS) is drawn before the label by atlas.css
+    from the cell's class (`atlas-v--plain` marks a cell without a link), and is not read aloud:
+    one element less in each of the matrix's 540 cells is a fifth of its style work on a phone.
+    Unknown without a note is plain and quiet."""
     fact = p.facts[field]
     noted = _noted(atlas, lang, p, field)
     stale = bool(fact.verified and (today - fact.verified).days > STALE_AFTER_DAYS)
@@ -88,7 +91,7 @@ def compact(atlas: Atlas, lang: str, p: Provider, field: str, today: dt.date) ->
                         lambda: _compact_parts(atlas, lang, field, fact, noted, stale))
     if fact.sources or fact.verified or noted:
         return f'{head}<a class="atlas-v__more" href="{e(fact_link(p, field))}">{inner}</a></td>'
-    return f"{head}{inner}</td>"
+    return f'{head.replace("atlas-v ", "atlas-v atlas-v--plain ", 1)}{inner}</td>'
 
 
 def _compact_parts(atlas: Atlas, lang: str, field: str, fact: Fact, noted: bool, stale: bool) -> tuple[str, str]:
@@ -105,7 +108,7 @@ def _compact_parts(atlas: Atlas, lang: str, field: str, fact: Fact, noted: bool,
     else:
         label = (atlas.t(lang, f"fields.{field}.empty") if field in atlas.list_fields and fact.known
                  else short_label(atlas, lang, field, fact.value))
-        inner = f'<span class="atlas-v__icon" aria-hidden="true">{e(icon)}</span> {e(label)}'
+        inner = str(e(label))   # the icon is the tone's, drawn by atlas.css: no element in each of hundreds of cells
     return f'<td class="{classes}" data-sort-value="{e(rank)}" data-value="{e(value)}"{listed}>', inner
 
 

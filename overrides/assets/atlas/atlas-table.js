@@ -24,12 +24,20 @@
     return pages[url]
   }
 
+  var named = typeof WeakMap === "function" ? new WeakMap() : null
+
+  // A heading's words without its helpers (screen-reader text, add and sort buttons); a table's
+  // few headings are read once each, not once per cell.
   function words(th) {
     if (!th) return ""
+    var known = named && named.get(th)
+    if (known !== undefined && known !== null) return known
     var copy = th.cloneNode(true)
     Array.prototype.forEach.call(copy.querySelectorAll(".atlas-sr, .atlas-table__add, .atlas-sbs__differs, .atlas-sort"),
       function (x) { x.remove() })
-    return copy.textContent.replace(/\s+/g, " ").trim()
+    var text = copy.textContent.replace(/\s+/g, " ").trim()
+    if (named) named.set(th, text)
+    return text
   }
 
   // [provider, capability] of a cell: row and column headings, swapped in a side-by-side table.
@@ -99,23 +107,54 @@
     })
   }
 
-  // Each value link in `scope` becomes a button named "Details: provider, capability: value".
+  // A value link becomes a button named "Details: provider, capability: value".
+  function toButton(a, texts) {
+    var b = document.createElement("button")
+    b.type = "button"
+    b.className = "atlas-v__more"
+    b.setAttribute("aria-expanded", "false")
+    b.setAttribute("data-href", a.getAttribute("href"))
+    var n = names(a.parentNode)
+    var sr = document.createElement("span")
+    sr.className = "atlas-sr"
+    sr.textContent = texts.details.replace("{provider}", n[0]).replace("{name}", n[1]) + ": "
+    b.appendChild(sr)
+    while (a.firstChild) b.appendChild(a.firstChild)
+    b.addEventListener("click", function () { show(b, texts) })
+    a.parentNode.replaceChild(b, a)
+    return b
+  }
+
+  // Every value link in `scope` at once (side by side: a few dozen cells).
   function enhance(scope, texts) {
-    Array.prototype.forEach.call(scope.querySelectorAll("a.atlas-v__more"), function (a) {
-      var b = document.createElement("button")
-      b.type = "button"
-      b.className = "atlas-v__more"
-      b.setAttribute("aria-expanded", "false")
-      b.setAttribute("data-href", a.getAttribute("href"))
-      var n = names(a.parentNode)
-      var sr = document.createElement("span")
-      sr.className = "atlas-sr"
-      sr.textContent = texts.details.replace("{provider}", n[0]).replace("{name}", n[1]) + ": "
-      b.appendChild(sr)
-      while (a.firstChild) b.appendChild(a.firstChild)
-      b.addEventListener("click", function () { show(b, texts) })
-      a.parentNode.replaceChild(b, a)
+    Array.prototype.forEach.call(scope.querySelectorAll("a.atlas-v__more"), function (a) { toButton(a, texts) })
+  }
+
+  // A big table's links (the matrix has about 400) in slices of a few milliseconds while the
+  // browser is idle, so a phone's first seconds have no long task of ours (issue 24: this was
+  // half the matrix's blocking time). A link chosen before its turn becomes its button at once
+  // and opens; until then it is still a working link to the same evidence.
+  function enhanceLater(table, texts) {
+    var links = Array.prototype.slice.call(table.querySelectorAll("a.atlas-v__more"))
+    var next = 0
+    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 50) }
+    function slice() {
+      var until = Date.now() + 6
+      while (next < links.length && Date.now() < until) {
+        var a = links[next++]
+        if (a.parentNode) toButton(a, texts)
+      }
+      if (next < links.length) idle(slice)
+    }
+    table.addEventListener("click", function (event) {
+      var a = event.target.closest && event.target.closest("a.atlas-v__more")
+      if (!a || event.ctrlKey || event.metaKey || event.shiftKey || event.button) return
+      event.preventDefault()
+      var b = toButton(a, texts)
+      b.focus()
+      show(b, texts)
     })
+    idle(slice)
   }
 
   function textsOf(box) {
@@ -172,7 +211,7 @@
         rows.forEach(function (row) { body.appendChild(row) })
       })
     })
-    enhance(table, textsOf(box))
+    enhanceLater(table, textsOf(box))
 
     var input = box.querySelector("[data-atlas-filter]")
     var count = box.querySelector("[data-atlas-count]")

@@ -4,6 +4,7 @@ gate that exits 1 when a page misses a target; not part of `make test`, as `make
     make lighthouse                       # build for a local address, serve with gzip, 24 runs (minutes)
     python tests/lighthouse.py --site S --port P   # a site already built for http://127.0.0.1:P/
     python tests/lighthouse.py --only guide --lang hi --json out.json
+    python tests/lighthouse.py --only matrix --reports /tmp/lh      # keep the full reports to read
 
 Lighthouse 12.2.3 (the last that runs on Node 20) is installed pinned into .lighthouse/ beside
 this repository (npm i -E, never globally) the first time. The site is served on 127.0.0.1 with
@@ -145,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=int(os.environ.get("RUNS", "1")),
                     help="runs per page, the median run kept (as Lighthouse advises on a busy machine; RUNS=3)")
     ap.add_argument("--json", type=Path, help="write the figures here too")
+    ap.add_argument("--reports", type=Path, help="keep each page's full Lighthouse report (JSON) in this folder")
     args = ap.parse_args(argv)
     cli = install()
     port = args.port or free_port()
@@ -165,7 +167,11 @@ def main(argv: list[str] | None = None) -> int:
                     if args.only and kind not in args.only:
                         continue
                     rel = path if lang == "en" else f"{lang}/{path}"
-                    runs = sorted((run_one(cli, f"{origin}/{rel}", Path(tmp) / "report.json") for _ in range(max(1, args.runs))),
+                    out = Path(tmp) / "report.json"
+                    if args.reports:
+                        args.reports.mkdir(parents=True, exist_ok=True)
+                        out = args.reports / (f"{lang}-{kind}".replace(" ", "-") + ".json")
+                    runs = sorted((run_one(cli, f"{origin}/{rel}", out) for _ in range(max(1, args.runs))),
                                   key=lambda r: (r["performance"], -r["tbt"]))
                     r = runs[len(runs) // 2]
                     rows.append({"page": f"{lang} {kind}", "path": rel, **r})

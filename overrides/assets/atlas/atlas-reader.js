@@ -35,7 +35,6 @@
         history.replaceState(null, "", location.pathname + (need.length ? "?" + q : "") + location.hash)
       }
     }
-    form.hidden = false
     form.addEventListener("change", function () { apply(true) })
     apply(false)
   }

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import files, glossary, languages as site_languages, leaks, markers, reader, sanitize, structure, translations, yamlsrc
-from .data import LANGUAGES, load_atlas
+from .data import load_atlas
 from .problems import DataError, Problem, annotation, in_github_actions
 from .pages import prose_lines
 

@@ -144,7 +144,7 @@
         var a = links[next++]
         if (a.parentNode) toButton(a, texts)
       }
-      if (next < links.length) idle(slice)
+      if (next < links.length) idle(slice, { timeout: 1000 })
     }
     table.addEventListener("click", function (event) {
       var a = event.target.closest && event.target.closest("a.atlas-v__more")
@@ -154,7 +154,7 @@
       b.focus()
       show(b, texts)
     })
-    idle(slice)
+    idle(slice, { timeout: 1000 })
   }
 
   function textsOf(box) {

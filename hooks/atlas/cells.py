@@ -87,16 +87,19 @@ def compact(atlas: Atlas, lang: str, p: Provider, field: str, today: dt.date) ->
     fact = p.facts[field]
     noted = _noted(atlas, lang, p, field)
     stale = bool(fact.verified and (today - fact.verified).days > STALE_AFTER_DAYS)
-    head, inner = _memo(atlas, ("cell", lang, field, fact.value, noted, stale),
-                        lambda: _compact_parts(atlas, lang, field, fact, noted, stale))
-    if fact.sources or fact.verified or noted:
+    linked = bool(fact.sources or fact.verified or noted)
+    head, inner = _memo(atlas, ("cell", lang, field, fact.value, noted, stale, linked),
+                        lambda: _compact_parts(atlas, lang, field, fact, noted, stale, linked))
+    if linked:
         return f'{head}<a class="atlas-v__more" href="{e(fact_link(p, field))}">{inner}</a></td>'
-    return f'{head.replace("atlas-v ", "atlas-v atlas-v--plain ", 1)}{inner}</td>'
+    return f"{head}{inner}</td>"
 
 
-def _compact_parts(atlas: Atlas, lang: str, field: str, fact: Fact, noted: bool, stale: bool) -> tuple[str, str]:
+def _compact_parts(atlas: Atlas, lang: str, field: str, fact: Fact, noted: bool, stale: bool,
+                   linked: bool) -> tuple[str, str]:
     kind, icon, rank = tone(atlas, field, fact)
-    classes = f"atlas-v atlas-v--{kind}" + (" atlas-v--noted" if noted else "") + (" atlas-v--stale" if stale else "")
+    classes = (f"atlas-v atlas-v--{kind}" + ("" if linked else " atlas-v--plain") + (" atlas-v--noted" if noted else "")
+               + (" atlas-v--stale" if stale else ""))
     value = " ".join(fact.value) if isinstance(fact.value, tuple) else fact.value
     listed = ""
     if kind == "list":

@@ -24,19 +24,18 @@
     return pages[url]
   }
 
-  var named = typeof WeakMap === "function" ? new WeakMap() : null
+  var named = new WeakMap()
 
   // A heading's words without its helpers (screen-reader text, add and sort buttons); a table's
   // few headings are read once each, not once per cell.
   function words(th) {
     if (!th) return ""
-    var known = named && named.get(th)
-    if (known !== undefined && known !== null) return known
+    if (named.has(th)) return named.get(th)
     var copy = th.cloneNode(true)
     Array.prototype.forEach.call(copy.querySelectorAll(".atlas-sr, .atlas-table__add, .atlas-sbs__differs, .atlas-sort"),
       function (x) { x.remove() })
     var text = copy.textContent.replace(/\s+/g, " ").trim()
-    if (named) named.set(th, text)
+    named.set(th, text)
     return text
   }
 

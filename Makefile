@@ -18,7 +18,13 @@ endif
 ONLY := env LANG=C.UTF-8 ATLAS_LANG=$(LANG)
 endif
 
+# The oldest Python that every pin in requirements*.txt allows; tests/test_python_support.py fails
+# when a pin's Requires-Python moves past it. Checked before .venv is made, in one line.
+PYTHON_MIN := 3.11.5
+PYTHON_MIN_WHY := pymdown-extensions==13.1.2 declares Requires-Python >=3.11.5
+
 $(BIN)/python:
+	@$(PYTHON) -c 'import sys; need = tuple(map(int, "$(PYTHON_MIN)".split("."))); v = sys.version_info[:3]; sys.exit(0 if v >= need else "$(PYTHON) is Python %d.%d.%d; this project needs Python $(PYTHON_MIN) or newer ($(PYTHON_MIN_WHY)); give another with make PYTHON=python3.13 ..." % v)'
 	$(PYTHON) -m venv $(VENV)
 
 # Reinstall only when a requirements file changes.

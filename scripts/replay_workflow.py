@@ -56,6 +56,12 @@ def mount(rootfs: Path) -> list[Path]:
         subprocess.run(args, check=True)
         done.append(target)
     shutil.copy("/etc/resolv.conf", rootfs / "etc" / "resolv.conf")
+    # A machine whose HTTPS goes through an intercepting proxy trusts the proxy's certificate
+    # authority in its own bundle; the clean root file system cannot know it. Only pip (the one
+    # HTTPS client a step uses; apt reads deb.debian.org over HTTP) is pointed at a copy of it.
+    host_ca = Path("/etc/ssl/certs/ca-certificates.crt")
+    if host_ca.exists():
+        shutil.copy(host_ca, rootfs / "etc" / "host-ca.crt")
     return done
 
 
@@ -81,6 +87,8 @@ def main() -> int:
     mounts = mount(args.rootfs)
     env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/github/home",
            "GITHUB_WORKSPACE": WORKSPACE, "CI": "true", "LANG": "C.UTF-8"}
+    if (args.rootfs / "etc" / "host-ca.crt").exists():
+        env["PIP_CERT"] = "/etc/host-ca.crt"
     (args.rootfs / "github" / "home").mkdir(parents=True, exist_ok=True)
     status = 0
     try:

@@ -36,7 +36,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from atlas import (assets, config_lines, glossary, markers, pages, provider_pages, reader, render, sanitize,
+from atlas import (assets, config_lines, glossary, markers, pages, provider_links, provider_pages, reader, render, sanitize,
                    search_split, seo, structure, tables, translations)
 from atlas import files as atlas_files   # event arguments are called `files` (MkDocs' Files)
 from atlas.cache import atlas_for, current
@@ -141,6 +141,10 @@ def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: 
     for key in ("title", "description"):   # the theme prints these unescaped (see atlas/sanitize.py)
         if isinstance(page.meta.get(key), str):
             page.meta[key] = str(escape(page.meta[key]))
+    markdown, linked = provider_links.rewrite(markdown, page.file.src_uri.split("/", 1)[-1], (p.id for p in atlas.providers))
+    if linked:
+        dropped = _front_matter_lines(page)
+        raise PluginError("\n".join(f"docs/{page.file.src_uri}:{n + dropped}: {msg}" for n, msg in linked))
     markdown, errors, slots = markers.replace(markdown, _context(atlas, lang, config))
     wide = [s.html for s in slots if isinstance(s, markers.Late) and WIDE in s.html]
     if wide:   # comparisons take the width the empty contents column had; the widest, the navigation's too
@@ -270,6 +274,17 @@ def _site_urls(config: MkDocsConfig) -> list[tuple[str, str, object]]:
 def _languages_configured(config: MkDocsConfig) -> list:
     """mkdocs-static-i18n's language entries in mkdocs.yml (none without the plugin)."""
     return list(getattr(getattr(config.plugins.get("i18n"), "config", None), "languages", None) or [])
+
+
+def _front_matter_lines(page: Page) -> int:
+    """Lines of the page's file before the Markdown MkDocs hands to on_page_markdown (the front
+    matter, and the blank lines after it that MkDocs strips)."""
+    source = _source(page)
+    m = pages.FRONT_MATTER.match(source)
+    if not m:
+        return 0
+    rest = source[m.end():]
+    return m.group(0).count("\n") + len(rest) - len(rest.lstrip("\n"))
 
 
 def _source(page: Page) -> str:

@@ -98,7 +98,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
                                   languages=lambda path: _languages_of(path, built, _default(config)))
     avoided = glossary.check_tree(ROOT, tuple(_glossary), tuple(la for la in built if la != "en"), texts)
     # the same rule as `make i18n` (structure.py): what a reader of a translation would miss without a word
-    lost = structure.lost_in_tree(ROOT / "docs", texts, built, atlas.languages[0])
+    lost = structure.lost_in_tree(ROOT / "docs", texts, built, atlas.languages[0],
+                                  behind=lambda lang, page: _states[(lang, page)].outdated if (lang, page) in _states else False)
     sections = [(head, found) for head, found in (("Terms that data/glossary.yaml says to avoid", avoided),
                                                   ("Markers that cannot be rendered", problems),
                                                   ("Translations that lost what the English page has", lost)) if found]

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "hooks"))
 
-from atlas import files, languages, translations  # noqa: E402
+from atlas import files, history, languages, translations  # noqa: E402
 from atlas.pages import source_hash  # noqa: E402
 
 
@@ -30,36 +29,19 @@ class NotFound(Exception):
     """The diff cannot be shown; the message says why and what to do."""
 
 
-def git(root: Path, *args: str, stdin: bytes | None = None) -> bytes:
+def git(root: Path, *args: str) -> bytes:
     try:
-        result = subprocess.run(["git", "-c", "safe.directory=*", "-C", str(root), *args], input=stdin,
-                                capture_output=True, timeout=120)
-    except OSError as exc:
-        raise NotFound(f"git cannot be run ({exc.strerror or exc}); install git to compare versions") from None
-    if result.returncode != 0:
-        raise NotFound(f"git {args[0]} failed: {result.stderr.decode('utf-8', 'replace').strip()}")
-    return result.stdout
+        return history.git(root, *args)
+    except history.GitProblem as exc:
+        raise NotFound(str(exc)) from None
 
 
 def english_versions(root: Path, page: str):
     """(commit, text) of docs/en/<page> in each commit that changed it, newest first."""
-    path = f"docs/en/{page}"
-    commits = git(root, "log", "--format=%H", "--", path).decode().split()
-    if not commits:
-        return
-    # One git process for every version: `cat-file --batch` answers "<commit>:<path>" requests.
-    out = git(root, "cat-file", "--batch", stdin="".join(f"{c}:{path}\n" for c in commits).encode())
-    at = 0
-    for commit in commits:
-        header_end = out.index(b"\n", at)
-        header = out[at:header_end].split()
-        at = header_end + 1
-        if len(header) < 3 or header[1] != b"blob":   # "<request> missing": deleted in that commit
-            continue
-        size = int(header[2])
-        blob = out[at:at + size]
-        at += size + 1
-        yield commit, blob.decode("utf-8", "replace").replace("\r\n", "\n")
+    try:
+        yield from history.english_versions(root, page)
+    except history.GitProblem as exc:
+        raise NotFound(str(exc)) from None
 
 
 def diff(root: Path, page: str, lang: str) -> str:

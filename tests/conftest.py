@@ -21,6 +21,13 @@ sys.path.insert(0, str(ROOT / "hooks"))
 BIN = Path(sys.executable).parent
 COPIED = ("docs", "data", "hooks", "overrides", "mkdocs.yml")
 
+from atlas import languages as _languages  # noqa: E402  (hooks/ is on sys.path from here)
+
+# The site's languages, read from mkdocs.yml as the build reads them: a new language
+# (`make new-language`) is tested like the others without editing a test.
+LANGS: tuple[str, ...] = _languages.codes(ROOT)
+TRANSLATIONS: tuple[str, ...] = LANGS[1:]
+
 
 def free_port() -> int:
     """A port on 127.0.0.1 that is free now: build a site for it, then serve it there."""

@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import files, glossary, languages as site_languages, leaks, markers, reader, sanitize, structure, translations, yamlsrc
+from . import files, glossary, history, languages as site_languages, leaks, markers, reader, sanitize, structure, translations, yamlsrc
 from .data import load_atlas
 from .problems import DataError, Problem, annotation, in_github_actions
 from .pages import prose_lines
@@ -128,8 +128,7 @@ def check(root: Path = ROOT, languages: tuple[str, ...] | None = None) -> Report
                     report.failures.append(f"{rel}:{n}: English left in a {lang} page (front matter {key}): {sentence!r}")
             for n, sentence in leaks.find_in_lines(prose_lines(text), lang, keep):
                 report.failures.append(f"{rel}:{n}: English left in a {lang} page: {sentence!r}")
-            for n, message in structure.compare(docs / "en" / s.page, path, texts):
-                report.failures.append(f"{rel}:{n}: {message}")
+            report.failures += _structure(root, docs, s, path, texts, report.notes)
         extra = sorted(p.relative_to(docs / lang).as_posix() for p in texts
                        if p.is_relative_to(docs / lang) and not (docs / "en" / p.relative_to(docs / lang)).exists())
         for page in extra:
@@ -160,6 +159,30 @@ def _data_strings(root: Path, lang: str, english: str, report: Report) -> None:
             why = "never synced" if s.recorded is None else f"translates {s.recorded}, English is now {s.current}"
             report.strings.append(f"{rel}:{s.line}: key '{s.key}': outdated ({why}; English: {en_rel}:{s.english_line}); "
                                   f"update it, then run `make i18n-sync PAGE={rel}:{s.key}`")
+
+
+
+def _structure(root: Path, docs: Path, s, path: Path, texts: dict, notes: list[str]) -> list[str]:
+    """Failures for a translation whose own structure is broken. A translation that is merely
+    behind its English page (outdated: English gained a heading, a link, a marker since the
+    sync) is compared with the English version it translates, found in git history by its
+    source_hash: what differs only from today's English is listed with the outdated pages, never
+    a failure. A page never synced is held to today's English."""
+    rel = f"docs/{s.lang}/{s.page}"
+    differences = structure.compare(docs / "en" / s.page, path, texts)
+    if not differences or not s.outdated or s.recorded is None:
+        return [f"{rel}:{n}: {message}" for n, message in differences]
+    synced = history.english_synced(root, s.page, s.recorded)
+    if synced is None:
+        own = [(n, m) for n, m in differences if m.startswith("the page has no text")]
+        where = "the English version it translates is not in this clone's history"
+    else:
+        own = structure.compare_text(synced[1], texts[path])
+        where = f"against the English it translates (commit {synced[0][:7]})"
+    if own:
+        return [f"{rel}:{n}: {message} ({where})" for n, message in own]
+    notes += [f"{rel}:{n}: behind its English page, not broken: {message}" for n, message in differences]
+    return []
 
 
 def _data_leaks(root: Path, lang: str, keep: frozenset[str]) -> list[str]:

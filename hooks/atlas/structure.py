@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from difflib import SequenceMatcher
 from pathlib import Path
 
@@ -65,15 +66,22 @@ def lost(english: str, translated: str) -> list[tuple[int, str]]:
             if m.startswith("markers differ") and not m.endswith(EXTRA_MARKER)]
 
 
-def lost_in_tree(docs: Path, texts: dict[Path, str], languages: list[str], english: str = "en") -> list[str]:
+def lost_in_tree(docs: Path, texts: dict[Path, str], languages: list[str], english: str = "en",
+                 behind: Callable[[str, str], bool] = lambda lang, page: False) -> list[str]:
     """'docs/<lang>/<page>:N: …' for every translation in `languages` that `lost` finds
-    wanting (`texts`: every page read, by path, as sanitize.check_docs returns them)."""
+    wanting (`texts`: every page read, by path, as sanitize.check_docs returns them). A
+    translation that is `behind` its English page (outdated) may lack a marker English added
+    since: readers get the outdated notice and a link to the English page, so only a page with
+    no text at all is refused."""
     out = []
     for path, text in sorted(texts.items()):
         lang, _, page = path.relative_to(docs).as_posix().partition("/")
         original = docs / english / page
         if lang in languages and lang != english and original in texts:
-            out += [f"docs/{lang}/{page}:{n}: {message}" for n, message in lost(texts[original], text)]
+            found = lost(texts[original], text)
+            if behind(lang, page):
+                found = [(n, m) for n, m in found if not m.startswith("markers differ")]
+            out += [f"docs/{lang}/{page}:{n}: {message}" for n, message in found]
     return out
 
 
@@ -83,11 +91,16 @@ def compare(english: Path, translated: Path, texts: dict[Path, str] | None = Non
     if texts is not None and (english not in texts or translated not in texts):
         return []   # a page that could not be read safely: check_docs has said why
     read = lambda p: texts[p] if texts is not None else p.read_text(encoding="utf-8")  # noqa: E731
-    empty = lost(read(english), read(translated))
+    return compare_text(read(english), read(translated))
+
+
+def compare_text(english: str, translated: str) -> list[tuple[int, str]]:
+    """`compare` for two texts (the English one may be an older version, from git history)."""
+    empty = lost(english, translated)
     if empty and not empty[0][1].startswith("markers differ"):
         return empty   # one message says it all: every other part is missing too
-    en, tr = skeleton(read(english)), skeleton(read(translated))
-    lines = read(translated).splitlines()
+    en, tr = skeleton(english), skeleton(translated)
+    lines = translated.splitlines()
     out = []
     if [h[1] for h in en["headings"]] != [h[1] for h in tr["headings"]] or len(en["headings"]) != len(tr["headings"]):
         ea, ta = [h[1] for h in en["headings"]], [h[1] for h in tr["headings"]]
@@ -106,7 +119,7 @@ def compare(english: Path, translated: Path, texts: dict[Path, str] | None = Non
             if a != b:
                 out.append((_line_of(lines, "```", i), f"code block {i} differs from English (comments aside)"))
     if en["markers"] != tr["markers"] or Counter(en["links"]) != Counter(tr["links"]):
-        out += _located_differences(read(english), read(translated))
+        out += _located_differences(english, translated)
     return out
 
 

@@ -14,6 +14,7 @@ of file, and `load_atlas` here joins them:
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -24,6 +25,7 @@ from ..languages import LANGUAGES   # mkdocs.yml's i18n languages: the one list 
 from ..problems import DataError, Problem
 from .checks import flatten
 from .fields import read_schema
+from . import providers as provider_records
 from .providers import read_providers
 from .quizzes import quiz_structure, quiz_text, read_quizzes
 from .records import Fact, ListField, Provider, Question
@@ -122,13 +124,18 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
         elif doc:
             twin_keys(doc, problems)
     if "en" in word_docs and word_docs["en"]:
-        known_ids = {p.id for p in providers} if providers else None   # unknowable without providers
+        records = providers_doc.data.get("providers") if providers_doc and isinstance(providers_doc.data, dict) else None
+        whole = isinstance(records, list) and all(isinstance(r, dict) and isinstance(r.get("id"), str)
+                                                  and provider_records.SLUG.match(r["id"]) for r in records)
+        # Unknowable without every provider: a record refused above (an id written as a list, say)
+        # has its own message, and its notes are not reported again as notes for nobody.
+        known_ids = {p.id for p in providers} if providers and whole else None
         check_words(word_docs, words, fields, groups, categories, known_ids, rules, problems, list_fields)
         check_site_words(word_docs, words, problems)
         if providers_doc:
             check_partial_notes(providers_doc, providers, words["en"], problems)
     if problems:
-        raise DataError(problems)
+        raise DataError(_without_consequences(problems, fields_doc, fields, list_fields))
     dates = [f.verified for p in providers for f in p.facts.values() if f.verified]
     return Atlas(
         fields=MappingProxyType(fields), groups=MappingProxyType(groups),
@@ -139,3 +146,27 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
         list_fields=MappingProxyType(list_fields), field_order=order,
         region_choices=choices, home_region=MappingProxyType(home),
     )
+
+
+def _without_consequences(problems: list[Problem], fields_doc, fields, list_fields) -> list[Problem]:
+    """One root cause, one message: a field whose definition in data/fields.yaml is malformed is
+    reported there, and not again by every group, fact, note or word that names it."""
+    defined = fields_doc.data.get("fields") if fields_doc and isinstance(fields_doc.data, dict) else None
+    if not isinstance(defined, dict):
+        return problems
+    broken = {str(fid) for fid in defined if fid not in fields and fid not in list_fields}
+    if not broken:
+        return problems
+
+    def consequence(p: Problem) -> bool:
+        if p.file == fields_doc.path and p.where in {f"field '{fid}'" for fid in broken}:
+            return False   # the root cause itself
+        if any(f"field '{fid}'" in p.where for fid in broken):
+            return True
+        key = re.match(r"key '([^']*)'", p.where)
+        if key and broken & set(key.group(1).split(".")):
+            return True
+        listed = re.search(r"found fields \[([^\]]*)\]", p.message)
+        return bool(listed) and set(re.findall(r"'([^']*)'", listed.group(1))) <= broken
+
+    return [p for p in problems if not consequence(p)]

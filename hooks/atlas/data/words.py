@@ -135,7 +135,7 @@ def check_partial_notes(doc: yamlsrc.Doc, providers: tuple[Provider, ...], en: M
     """A `partial` value names its limit: each has a note, in English at least (the other
     languages show the English note, marked as not yet translated, until they have theirs)."""
     records = doc.data.get("providers") if isinstance(doc.data, dict) else None
-    index = {rec.get("id"): i for i, rec in enumerate(records or []) if isinstance(rec, dict)}
+    index = {rec["id"]: i for i, rec in enumerate(records or []) if isinstance(rec, dict) and isinstance(rec.get("id"), str)}
     for p in providers:
         for fid, fact in p.facts.items():
             if fact.value == "partial" and f"notes.{p.id}.{fid}" not in en and p.id in index:

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hooks"))
 
-from conftest import CHROMIUM, FLAGS, ROOT, TABLES_READY, VOICES, _Quiet, free_port, mkdocs_build  # noqa: E402
+from conftest import LANGS, CHROMIUM, FLAGS, ROOT, TABLES_READY, VOICES, _Quiet, free_port, mkdocs_build  # noqa: E402
 
 WIDTHS = {"1280": (1280, 900), "375": (375, 800)}
 
@@ -60,7 +60,7 @@ def main() -> int:
                 pg.on("response", lambda r: r.status >= 400 and counts.update(["http error"]))
                 for path in pages:
                     here["path"] = path
-                    lang = path.split("/")[1] if path.split("/")[1] in ("hi", "vi") else "en"
+                    lang = path.split("/")[1] if path.split("/")[1] in LANGS[1:] else "en"
                     pg.goto(origin + path, wait_until="load")
                     pg.wait_for_timeout(150)
                     pg.wait_for_function(TABLES_READY)
@@ -75,7 +75,7 @@ def main() -> int:
     for key in ("console error", "page error", "failed request", "http error", "other host"):
         print(f"{key:16} {counts[key]}")
     print(f"{'language':9}{'width':>6}{'critical':>10}{'serious':>9}{'moderate':>10}{'minor':>7}")
-    for lang in ("en", "hi", "vi"):
+    for lang in LANGS:
         for width in WIDTHS:
             print(f"{lang:9}{width:>6}" + "".join(f"{counts[(lang, width, i)]:>{n}}" for i, n in
                                                   (("critical", 10), ("serious", 9), ("moderate", 10), ("minor", 7))))

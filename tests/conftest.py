@@ -21,13 +21,6 @@ sys.path.insert(0, str(ROOT / "hooks"))
 BIN = Path(sys.executable).parent
 COPIED = ("docs", "data", "hooks", "overrides", "mkdocs.yml")
 
-from atlas import languages as _languages  # noqa: E402  (hooks/ is on sys.path from here)
-
-# The site's languages, read from mkdocs.yml as the build reads them: a new language
-# (`make new-language`) is tested like the others without editing a test.
-LANGS: tuple[str, ...] = _languages.codes(ROOT)
-TRANSLATIONS: tuple[str, ...] = LANGS[1:]
-
 
 def free_port() -> int:
     """A port on 127.0.0.1 that is free now: build a site for it, then serve it there."""
@@ -113,12 +106,30 @@ def pytest_configure(config):
         os.environ["ATLAS_TEST_SITE"] = str(config._atlas_site.root)
 
 
+def _language_dependent(item) -> bool:
+    """A test that runs once per language, or reads the site's list of languages (LANGS,
+    TRANSLATIONS, or a helper of its module that does)."""
+    if "lang" in getattr(getattr(item, "callspec", None), "params", {}):
+        return True
+    function = getattr(item, "function", None)
+    names = set(getattr(getattr(function, "__code__", None), "co_names", ()))
+    if names & {"LANGS", "TRANSLATIONS"}:
+        return True
+    module = getattr(item, "module", None)
+    helpers = [getattr(module, n, None) for n in names]
+    return any({"LANGS", "TRANSLATIONS"} & set(getattr(getattr(h, "__code__", None), "co_names", ()))
+               for h in helpers if callable(h))
+
+
 def pytest_collection_modifyitems(config, items):
     """Long tests (marked `long`: the walk and the axe runs, 5 to 12 s each) start early, spread
     over the test processes. With `-n`, each process takes a slice of this order and an idle one
     takes tests from the end of another's; a long test left for last kept one core busy while
     the other idled (4 s of the run). Each slice opens with a few tests that need no site, run
     while the site builds."""
+    for item in items:   # what a new language must also pass (tests/test_new_language_suite.py)
+        if _language_dependent(item):
+            item.add_marker(pytest.mark.languages)
     workers = getattr(config, "workerinput", {}).get("workercount", 1)
     long = [item for item in items if item.get_closest_marker("long")]
     short = [item for item in items if not item.get_closest_marker("long")]
@@ -261,6 +272,19 @@ def page(browser, server):
 # this checkout's hooks/; builds run the copy's (copy_repo copies them).
 if os.environ.get("ATLAS_TEST_ROOT"):
     ROOT = Path(os.environ["ATLAS_TEST_ROOT"]).resolve()
+
+from atlas import languages as _languages  # noqa: E402
+
+# The site's languages, read from mkdocs.yml as the build reads them: a new language
+# (`make new-language`) is tested like the others without editing a test.
+LANGS: tuple[str, ...] = _languages.codes(ROOT)
+TRANSLATIONS: tuple[str, ...] = LANGS[1:]
+
+# A local voice for every language of the site (a new one's tag from CLDR: ta -> ta-IN).
+from atlas.seo import og_locale  # noqa: E402
+
+VOICES = SPEECH_STUB % json.dumps([{"lang": v, "name": v, "localService": True} for v in
+                                   dict.fromkeys(("en-US", "hi-IN", "vi-VN", *(og_locale(c).replace("_", "-") for c in LANGS)))])
 
 
 # True once the table script has turned every value link into its button: the matrix does it in

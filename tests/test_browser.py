@@ -7,7 +7,7 @@ from functools import lru_cache
 import pytest
 
 from atlas.data import load_atlas
-from conftest import ROOT
+from conftest import LANGS, ROOT
 
 
 @lru_cache(maxsize=1)
@@ -91,7 +91,7 @@ def test_table_sorts_and_filters_by_keyboard(page, server):
     page.wait_for_selector("[data-atlas-nomatch]:not([hidden])")
 
 
-@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_quiz_feedback_score_persistence_reset_and_keyboard(page, server, lang):
     prefix = "" if lang == "en" else f"/{lang}"
     page.goto(f"{server}{prefix}/guides/kubernetes-providers.html")
@@ -130,7 +130,7 @@ def test_quiz_feedback_score_persistence_reset_and_keyboard(page, server, lang):
     assert not page.locator("[data-atlas-quiz='quiz-kubernetes-providers'] fieldset input:checked").count()
 
 
-@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_wrong_verdict_explains_the_wrong_option_even_when_a_right_one_was_ticked_last(page, server, lang):
     page.goto(f"{server}/{'' if lang == 'en' else lang + '/'}guides/kubernetes-ml-workloads.html")
     q = page.locator("fieldset[data-multiple='true']").first
@@ -145,7 +145,7 @@ def test_a_wrong_verdict_explains_the_wrong_option_even_when_a_right_one_was_tic
     assert right_option.locator("[data-feedback-for]").text_content().strip() not in text
 
 
-@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_quiz_score_is_spoken_from_a_live_region_that_is_there_before_the_first_answer(page, server, lang):
     page.goto(f"{server}/{'' if lang == 'en' else lang + '/'}guides/storage.html")
     quiz = page.locator("[data-atlas-quiz]").first

@@ -13,7 +13,7 @@ from conftest import ROOT, SITE_URL, mkdocs_build
 from atlas import pages as page_parts, search_split
 from atlas.data import load_atlas
 
-LANGS = ("en", "hi", "vi")
+from conftest import LANGS  # noqa: E402  (the languages in mkdocs.yml)
 EN_PAGES = sorted(p.relative_to(ROOT / "docs/en").with_suffix(".html").as_posix()
                   for p in (ROOT / "docs/en").rglob("*.md"))
 
@@ -51,14 +51,24 @@ def test_every_page_has_absolute_hreflang_alternates_with_x_default(built_site, 
         assert f'<link rel="canonical" href="{expected[lang]}">' in html, rel
 
 
-@pytest.mark.parametrize("lang, locale", [("en", "en_US"), ("hi", "hi_IN"), ("vi", "vi_VN")])
-def test_open_graph_and_twitter_tags_in_the_page_language(built_site, lang, locale):
+KNOWN_LOCALES = {"en": "en_US", "hi": "hi_IN", "vi": "vi_VN", "ta": "ta_IN", "bn": "bn_BD"}
+
+
+def test_open_graph_locales_come_from_cldr():
+    from atlas.seo import og_locale
+    assert {code: og_locale(code) for code in KNOWN_LOCALES} == KNOWN_LOCALES
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_open_graph_and_twitter_tags_in_the_page_language(built_site, lang):
+    from atlas.seo import og_locale
+    locale = og_locale(lang)
     for rel in EN_PAGES:
         html = page(built_site, lang, rel)
         title = re.search(r"<title>(.*?)</title>", html).group(1)
         assert f'<meta property="og:title" content="{title}">' in html, rel
         assert f'<meta property="og:locale" content="{locale}">' in html, rel
-        others = {"en_US", "hi_IN", "vi_VN"} - {locale}
+        others = {og_locale(code) for code in LANGS} - {locale}
         assert set(re.findall(r'<meta property="og:locale:alternate" content="([a-z_A-Z]+)">', html)) == others, rel
         for tag in ('property="og:description"', 'property="og:url"', 'name="twitter:card"', 'name="twitter:title"'):
             assert tag in html, (rel, tag)
@@ -177,9 +187,10 @@ def test_search_index_is_split_per_language(built_site):
     seen = {}
     for lang in LANGS:
         index = json.loads((built_site / ("" if lang == "en" else lang) / "search/search_index.json").read_text(encoding="utf-8"))
-        assert index["config"]["lang"] == [search_split.LUNR_NAME.get(lang, lang)]   # "hin": no wordcut.js
+        assert index["config"]["lang"] == [search_split.lunr_language(built_site, lang)]
+        assert lang != "hi" or index["config"]["lang"] == ["hin"]   # our Hindi pipeline: no wordcut.js
         locations = [d["location"] for d in index["docs"]]
-        assert not any(loc.startswith(("hi/", "vi/")) for loc in locations), lang
+        assert not any(loc.startswith(tuple(f"{code}/" for code in LANGS[1:])) for loc in locations), lang
         seen[lang] = {loc.split("#")[0] for loc in locations}
     assert seen["en"] == seen["hi"] == seen["vi"]
     base = re.search(r'"base": "([^"]+)"', page(built_site, "vi", "guides/storage.html")).group(1)
@@ -206,7 +217,7 @@ def test_the_split_from_the_search_plugins_memory_writes_what_the_split_from_its
         (site / "search/search_index.json").write_text(held.generate_search_index(None), encoding="utf-8")
         index = search_split.held_index(SimpleNamespace(search_index=held)) if way == "memory" else None
         assert (index is not None) == (way == "memory")
-        counts = search_split.split(site, default="en", languages=["en", "hi", "vi"], index=index)
+        counts = search_split.split(site, default="en", languages=list(LANGS), index=index)
         assert counts == {"en": 1, "hi": 0, "vi": 1}
         written[way] = {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("search_index.json"))}
     assert written["memory"] == written["file"] and len(written["file"]) == 3
@@ -281,13 +292,13 @@ def test_hostile_text_in_data_is_shown_as_text(scratch, tmp_path):
     text = text[:start] + re.sub(r"^(\s+)name: .*$", lambda m: f"{m.group(1)}name: {json.dumps(hostile)}",
                                  text[start:], count=1, flags=re.M)
     data.write_text(text, encoding="utf-8")
-    for lang in ("en", "hi", "vi"):
+    for lang in LANGS:
         path = scratch / f"data/i18n/{lang}.yaml"
         text = path.read_text(encoding="utf-8")
         path.write_text(text.replace(f"  {category}: ", f"  {category}: 5 > 3 & ", 1), encoding="utf-8")
     result = mkdocs_build(scratch, tmp_path / "site")
     assert result.returncode == 0, result.stdout + result.stderr
-    for lang in ("en", "hi", "vi"):
+    for lang in LANGS:
         for rel in ("compare/all.html", "providers.html", "guides/docker-custom-images.html"):
             html = page(tmp_path / "site", lang, rel)
             assert "<img src=x" not in html, (lang, rel)

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from atlas import collation
+from conftest import LANGS  # noqa: E402
 
 
 def test_vietnamese_and_hindi_orders_are_the_languages_own():
@@ -16,7 +17,7 @@ def test_vietnamese_and_hindi_orders_are_the_languages_own():
     assert sorted(hi, key=collation.key("hi")) == ["अमेरिका", "कनाडा", "जापान", "ज़ाम्बिया", "भारत"]
 
 
-@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_glossary_lists_its_terms_in_the_languages_order(built_site, lang):
     html = (built_site / ("" if lang == "en" else lang) / "glossary.html").read_text(encoding="utf-8")
     article = html[html.index('<article class="md-content__inner'):]

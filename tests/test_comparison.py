@@ -13,9 +13,9 @@ from atlas import cells
 from atlas.data import load_atlas
 from conftest import ROOT, TABLES_READY
 
-LANGS = ("en", "hi", "vi")
+from conftest import LANGS  # noqa: E402  (the languages in mkdocs.yml)
 # compare/all.html at 6a27781, before compact cells (every cell carried its note and date).
-MATRIX_BYTES_BEFORE = {"en": 333_060, "hi": 393_499, "vi": 348_247}
+MATRIX_BYTES_BEFORE = {"en": 333_060, "hi": 393_499, "vi": 348_247}   # a new language: the largest
 
 # Rows per screen = (viewport height - heading row) / median row height; columns visible = the
 # capability headings whose right edge is inside the table's box before scrolling sideways.
@@ -72,7 +72,7 @@ def test_the_matrix_shows_twelve_capabilities_and_fifteen_rows_and_stays_short(b
 def test_the_matrix_weighs_at_most_half_what_it_did(built_site, lang):
     size = len((built_site / _url(lang, "compare/all.html").lstrip("/")).read_bytes())
     atlas = load_atlas(ROOT)
-    assert size <= MATRIX_BYTES_BEFORE[lang] / 2 * max(1, len(atlas.providers) / 30), size   # per provider, as at 30
+    assert size <= MATRIX_BYTES_BEFORE.get(lang, max(MATRIX_BYTES_BEFORE.values())) / 2 * max(1, len(atlas.providers) / 30), size   # per provider, as at 30
 
 
 def test_the_provider_column_stays_in_place_on_a_phone(browser, server):

@@ -9,7 +9,7 @@ import pytest
 
 from atlas.data import load_atlas
 from atlas.problems import DataError
-from conftest import ROOT
+from conftest import LANGS, ROOT
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -56,7 +56,7 @@ def test_repository_data_is_valid_and_has_twenty_real_providers():
 
 
 def drop_notes(scratch: Path) -> None:
-    for lang in ("en", "hi", "vi"):
+    for lang in LANGS:
         path = scratch / f"data/i18n/{lang}.yaml"
         write(scratch, f"data/i18n/{lang}.yaml", re.sub(r"\nnotes:\n(?:  .*\n|\n)*", "\n", path.read_text(encoding="utf-8")))
 

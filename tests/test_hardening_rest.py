@@ -20,7 +20,7 @@ from atlas import config_lines, glossary, html_leaks, invisible, leaks, sanitize
 from atlas.data import load_atlas
 from atlas.data.site_words import used
 from atlas.glossary import Term
-from conftest import ROOT, mkdocs_build
+from conftest import LANGS, ROOT, mkdocs_build
 from test_hardening import data_problems, edit, failed_build_output, i18n
 
 
@@ -167,7 +167,7 @@ def test_devanagari_joiners_after_a_virama_stay_and_stay_fine(scratch, capsys):
 ])
 def test_a_word_removed_from_every_language_is_a_located_missing_key(scratch, key, user):
     *section, name = key.split(".")
-    for lang in ("en", "hi", "vi"):
+    for lang in LANGS:
         path = scratch / f"data/i18n/{lang}.yaml"
         text = path.read_text(encoding="utf-8")
         indent = "  " * len(section)
@@ -184,7 +184,7 @@ def test_a_word_removed_from_every_language_is_a_located_missing_key(scratch, ke
 
 
 def test_words_every_language_removed_or_misfilled_stop_both_tools_without_a_traceback(scratch, tmp_path, capsys):
-    for lang in ("en", "hi", "vi"):
+    for lang in LANGS:
         path = scratch / f"data/i18n/{lang}.yaml"
         text = path.read_text(encoding="utf-8")
         text = re.sub(r"^  (reading_time|not_found_title):.*\n", "", text, flags=re.M)

@@ -14,7 +14,7 @@ from atlas import leaks, structure, translations
 from atlas.data import _flatten, load_atlas
 from atlas.i18n_check import check, keep_terms
 from atlas.problems import DataError
-from conftest import ROOT
+from conftest import LANGS, ROOT
 
 # --- parity: every language has words for every key English has ---------------------------
 
@@ -63,7 +63,7 @@ def test_a_language_names_a_country_its_own_way_and_only_real_countries(tmp_path
     assert "data/i18n/vi.yaml" in str(err.value) and "countries.USA" in str(err.value) and "not a country code" in str(err.value)
 
 
-@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_every_provider_field_and_value_has_words(lang):
     atlas = load_atlas(ROOT)
     for field, values in atlas.fields.items():
@@ -322,11 +322,11 @@ def test_states_from_pages_read_once_agree_with_states_from_the_files(scratch):
     (scratch / "shared").mkdir()   # a folder kept elsewhere in the repository, linked in: built, so counted
     (scratch / "shared/extra.md").write_text("---\ntitle: Extra\n---\n# Extra\n", encoding="utf-8")
     (docs / "en/more").symlink_to(scratch / "shared", target_is_directory=True)
-    _, texts = sanitize.check_docs(docs, scratch, ("en", "hi", "vi"))
-    known = translations.states(docs, ("en", "hi", "vi"), texts)
+    _, texts = sanitize.check_docs(docs, scratch, LANGS)
+    known = translations.states(docs, LANGS, texts)
     pages = translations.english_pages(docs)
     assert sorted({page for _, page in known}) == pages
-    assert known == {(lang, page): translations.state(docs, lang, page) for lang in ("en", "hi", "vi") for page in pages}
+    assert known == {(lang, page): translations.state(docs, lang, page) for lang in LANGS for page in pages}
     assert known[("hi", "guides/storage.md")].outdated and known[("vi", "guides/gpu-sharing.md")].fallback
     assert "more/extra.md" in pages and ".draft.md" not in pages
 

@@ -12,7 +12,8 @@ import pytest
 
 from conftest import SITE_URL, TABLES_READY, VOICES
 
-LANGS = ("en", "hi", "vi")
+from atlas import search_split
+from conftest import LANGS  # noqa: E402  (the languages in mkdocs.yml)
 WIDTHS = {"desktop": (1280, 900), "phone": (375, 800)}
 # One page of every kind: home, overview, a comparison, the full matrix, a guide with quizzes,
 # code and a Markdown table, a guide whose code has operators, the glossary, the translation
@@ -37,7 +38,7 @@ def _pages(site, lang: str) -> list[str]:
 def _walk(site, lang: str) -> list[str]:
     """The pages the browser walk opens in one language: the pages at the top (home, overview,
     glossary, status, 404), and a third of each folder's pages (guides, comparisons, providers):
-    the k-th page of a folder opens in LANGS[k % 3]. A page's languages differ in words, not in
+    the k-th page of a folder opens in LANGS[k % len(LANGS)]. A page's languages differ in words, not in
     what runs or loads: no page may hold a script or an element outside the allowlist, and the
     same templates and markers make the rest. So every page opens in one language, and every
     language opens every folder (the search worker's paths differ by folder) and its top pages;
@@ -64,7 +65,7 @@ def test_the_walk_opens_every_page_in_some_language_and_the_top_pages_in_every_l
     everything = set(_pages(built_site, "en"))
     top = {p for p in everything if p.count("/") == 1}
     assert set(opened) == everything                          # every page, in some language
-    assert all(opened.count(p) == (3 if p in top else 1) for p in everything)
+    assert all(opened.count(p) == (len(LANGS) if p in top else 1) for p in everything)
     folders = {p.rsplit("/", 1)[0] for p in everything}   # a new page may open a new folder
     assert {"", "/guides", "/compare", "/providers"} <= folders
     for lang in LANGS:
@@ -96,8 +97,8 @@ def test_every_page_loads_without_console_errors_or_failed_requests(page, server
             _search_ready(pg)   # the search worker has fetched its index and languages
     assert len(paths) >= 15 and len(folders) == len({p.rsplit("/", 1)[0] for p in _pages(built_site, "en")}) >= 4
     assert problems == [], problems
-    lunr = "/lunr/min/lunr.hin.min.js" if lang == "hi" else f"/lunr/min/lunr.{lang}.min.js"
-    if lang != "en":   # English needs no language file: this shows the worker's requests are seen
+    lunr = f"/lunr/min/lunr.{search_split.lunr_language(built_site, lang)}.min.js"   # hi: hin, ta: uni
+    if lunr != "/lunr/min/lunr.en.min.js":   # English needs no language file: this shows the worker's requests are seen
         assert any(u.endswith(lunr) for u in requested), lunr
     assert not [u for u in requested if "wordcut" in u]
 
@@ -347,7 +348,7 @@ def test_axe_finds_no_serious_or_critical_violation_in_the_dark_scheme(browser, 
 def test_404_page_searches_its_language_and_links_to_language_homes(page, server, lang):
     page.goto(f"{server}/{lang}/404.html")
     links = page.eval_on_selector_all("a.md-select__link", "els => els.map(e => [e.hreflang, e.href])")
-    assert dict(links) == {"en": f"{server}/index.html", "hi": f"{server}/hi/index.html", "vi": f"{server}/vi/index.html"}
+    assert dict(links) == {code: f"{server}/" + ("" if code == "en" else f"{code}/") + "index.html" for code in LANGS}
     page.keyboard.press("/")
     box = page.locator("input.md-search__input")
     box.fill("Kubernetes")

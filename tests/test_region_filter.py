@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from atlas.data import load_atlas
-from conftest import ROOT, _Quiet, copy_repo, free_port, guarded_page, mkdocs_build
+from conftest import LANGS, ROOT, _Quiet, copy_repo, free_port, guarded_page, mkdocs_build
 
 REGIONS = {"aws": ["US", "IN"], "google-cloud": ["US", "IN", "VN"], "vast-ai": ["VN"], "runpod": ["US"]}
 IN_INDIA = {p for p, codes in REGIONS.items() if "IN" in codes}
@@ -130,10 +130,10 @@ def test_without_javascript_every_row_stays_visible(browser, regions_server, reg
 # --- the real site: the page in every language and the nav, a coverage line under every table --
 
 # The coverage line of each language, any numbers: "12 of 540 facts sourced (2%)" from table.coverage.
-COVERAGE = {lang: re.sub(r"\\\{\w+\\\}", r"[\\d.,]+", re.escape(WORDS.words[lang]["table.coverage"])) for lang in ("en", "hi", "vi")}
+COVERAGE = {lang: re.sub(r"\\\{\w+\\\}", r"[\\d.,]+", re.escape(WORDS.words[lang]["table.coverage"])) for lang in LANGS}
 
 
-@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_every_table_ends_with_a_coverage_line_in_the_page_language(built_site, lang):
     folder = built_site if lang == "en" else built_site / lang
     pages = [p for p in folder.rglob("*.html") if lang != "en" or not p.relative_to(folder).parts[0] in ("hi", "vi")]

@@ -15,7 +15,7 @@ import pytest
 from atlas import facts, tables
 from atlas.data import Fact, ListField, load_atlas
 
-from conftest import ROOT
+from conftest import LANGS, ROOT
 
 TODAY = dt.date(2026, 12, 1)
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
@@ -57,7 +57,7 @@ def row(html, pid):
     return part[: part.index("</tr>")]
 
 
-@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_countries_show_by_localized_name_with_their_code(small, lang):
     # each language's own name where its words give one (hi: countries.US), else CLDR's (test_i18n)
     india, vietnam, usa = (small.country(lang, code) for code in ("IN", "VN", "US"))
@@ -100,7 +100,7 @@ def test_region_filter_puts_the_readers_country_first(small, lang, first, second
     assert "<legend>" in controls and 'role="status"' in html
 
 
-@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_coverage_line_ends_every_table_in_the_page_language(small, lang):
     text = small.t(lang, "table.coverage", sourced=6, total=9, percent=66)
     html = table(small, lang)
@@ -135,7 +135,7 @@ def test_hostile_list_items_and_names_are_text(small):
         assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
 
 
-@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_providers_overview_shows_regions_and_gpus(small, lang):
     label, india, unknown = small.t(lang, "fields.regions.label"), small.country(lang, "IN"), small.t(lang, "values.unknown")
     html = tables.render_list(small, lang)

@@ -14,7 +14,7 @@ from markupsafe import escape as e
 from atlas import quizzes, tables
 from atlas.data import Fact, Provider, load_atlas
 from atlas.markers import SLOT, Context, fill, replace as replace_markers
-from conftest import ROOT
+from conftest import LANGS, ROOT
 
 TODAY = dt.date(2026, 12, 1)
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
@@ -66,7 +66,7 @@ def row_ids(html):
     return re.findall(r'<tr data-provider="([^"]+)"', html)
 
 
-@pytest.mark.parametrize("lang", ["en", "hi", "vi"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_headers_and_short_values_are_in_the_page_language_with_the_long_words_in_the_legend(own, lang):
     atlas = own
     html = table(atlas, lang)
@@ -233,7 +233,7 @@ def test_generation_refuses_without_distractors(own):
 
 
 def test_quiz_markup_is_accessible_in_each_language(atlas):
-    for lang in ("en", "hi", "vi"):
+    for lang in LANGS:
         title, qs = quizzes.authored(atlas, lang, "storage")
         html = quizzes.render_quiz(atlas, lang, quiz_key="quiz-storage", title=title, questions=qs)
         assert html.count("<fieldset") == html.count("<legend>") == len(qs)

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from atlas import languages, problems, search_split
-from conftest import ROOT, copy_repo, mkdocs_build
+from conftest import LANGS, ROOT, TRANSLATIONS, copy_repo, mkdocs_build
 from test_glossary import _add_avoided as add_avoided
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "Translator", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "Translator",
@@ -109,7 +109,7 @@ def test_the_summary_shows_only_the_languages_the_pull_request_touches(repo, tmp
     git(repo, "commit", "-q", "-am", "en: one more sentence")
     summary.unlink()
     result = make(repo, "i18n", GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary), GITHUB_BASE_REF="main")
-    assert re.findall(r"^\| (\w+) \| \d+", summary.read_text(encoding="utf-8"), re.M) == ["en", "hi", "vi"]
+    assert re.findall(r"^\| (\w+) \| \d+", summary.read_text(encoding="utf-8"), re.M) == list(LANGS)
     assert "::warning file=docs/hi/guides/storage.md,title=outdated translation::" in result.stdout
 
 
@@ -221,8 +221,8 @@ def test_i18n_diff_says_why_when_it_cannot_show_the_change(repo, tmp_path):
 
 def test_the_languages_come_from_mkdocs_yml_alone(tmp_path):
     from atlas import data, glossary, i18n_check
-    assert languages.codes(ROOT) == ("en", "hi", "vi") == data.LANGUAGES == languages.LANGUAGES
-    assert [lang.name for lang in languages.read(ROOT)] == ["English", "हिन्दी", "Tiếng Việt"]
+    assert languages.codes(ROOT) == LANGS == data.LANGUAGES == languages.LANGUAGES
+    assert [lang.name for lang in languages.read(ROOT)][:3] == ["English", "हिन्दी", "Tiếng Việt"]
     for module in (data, glossary, i18n_check):   # no module keeps its own list
         assert not re.search(r"""\(\s*["']en["'],\s*["']hi["'],\s*["']vi["']\s*\)""", Path(module.__file__).read_text())
     # Another list in mkdocs.yml (with its !ENV and !!python tags) is the list everything reads.
@@ -231,7 +231,7 @@ def test_the_languages_come_from_mkdocs_yml_alone(tmp_path):
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert "!ENV" in config and "!!python/object/apply" in config
     (root / "mkdocs.yml").write_text(config.replace("        - locale: hi\n", "        - locale: bn\n"), encoding="utf-8")
-    assert languages.codes(root) == ("en", "bn", "vi")
+    assert languages.codes(root) == tuple("bn" if code == "hi" else code for code in LANGS)
 
 
 def test_search_falls_back_to_english_tokenising_for_a_language_lunr_does_not_know(tmp_path):
@@ -240,11 +240,26 @@ def test_search_falls_back_to_english_tokenising_for_a_language_lunr_does_not_kn
     (folder / "lunr.ta.min.js").write_text("", encoding="utf-8")
     assert search_split.lunr_language(tmp_path, "ta") == "ta"
     assert search_split.lunr_language(tmp_path, "bn") == "en"   # no lunr.bn.min.js: split at spaces, not a 404
+    # A language file that splits words with wordcut.js, which the worker loads only for hi and th,
+    # would never start: such a language gets the generic Unicode pipeline.
+    (folder / "lunr.te.min.js").write_text("var t=e.wordcut;t.init()", encoding="utf-8")
+    assert search_split.lunr_language(tmp_path, "te") == "te"   # without our generic file, as before
+    (folder / "lunr.uni.min.js").write_text("", encoding="utf-8")
+    assert search_split.lunr_language(tmp_path, "te") == "uni" and search_split.lunr_language(tmp_path, "ta") == "ta"
 
 
 # --- 5. a new language in a day ---------------------------------------------------------------------
 
-def test_new_language_adds_a_fourth_language_that_builds_strictly(repo, tmp_path):
+# A language the site does not have yet (the suite also runs on a copy that added one), with its
+# name, its English name in CLDR, and one value of data/i18n/<code>.yaml translated into it.
+NEW_LANGUAGES = {"ta": ("தமிழ்", "Tamil", "தற்போதைய ஆங்கிலப் பக்கத்தைப் படிக்கவும்"),
+                 "bn": ("বাংলা", "Bangla", "বর্তমান ইংরেজি পাতাটি পড়ুন"),
+                 "mr": ("मराठी", "Marathi", "सध्याचे इंग्रजी पान वाचा")}
+NEW = next(code for code in NEW_LANGUAGES if code not in LANGS)
+NEW_NAME, NEW_ENGLISH, NEW_WORDS = NEW_LANGUAGES[NEW]
+
+
+def test_new_language_adds_a_language_that_builds_strictly(repo, tmp_path):
     refused = make(repo, "new-language", "CODE=xx", "NAME=Xish")
     assert refused.returncode != 0
     assert refused.stderr.count("make new-language:") == 1 and "does not know this language" in refused.stderr
@@ -252,16 +267,17 @@ def test_new_language_adds_a_fourth_language_that_builds_strictly(repo, tmp_path
     region = make(repo, "new-language", "CODE=pt-BR", "NAME=Português")   # babel takes the code as a locale: no region
     assert region.returncode != 0 and "without region" in region.stderr and not (repo / "docs/pt-BR").exists()
 
-    result = make(repo, "new-language", "CODE=ta", "NAME=தமிழ்")
+    PAGES = len(list((ROOT / "docs" / "en").rglob("*.md")))
+    result = make(repo, "new-language", f"CODE={NEW}", f"NAME={NEW_NAME}")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert languages.codes(repo) == ("en", "hi", "vi", "ta")
-    assert (repo / "docs/ta").is_dir() and not list((repo / "docs/ta").glob("*.md"))
-    assert (repo / "data/i18n/ta.yaml").is_file()
-    assert sorted(p.name for p in (repo / "data/quizzes/ta").glob("*.yaml")) == \
+    assert languages.codes(repo) == (*LANGS, NEW)
+    assert (repo / f"docs/{NEW}").is_dir() and not list((repo / f"docs/{NEW}").glob("*.md"))
+    assert (repo / f"data/i18n/{NEW}.yaml").is_file()
+    assert sorted(p.name for p in (repo / f"data/quizzes/{NEW}").glob("*.yaml")) == \
         sorted(p.name for p in (ROOT / "data/quizzes/en").glob("*.yaml"))
-    assert re.search(r"^/docs/ta/\s+@cloud-gpu-atlas/tamil$", (repo / "CODEOWNERS").read_text(encoding="utf-8"), re.M)
-    entry = next(e for e in languages.i18n_options(languages.load_config(repo))["languages"] if e["locale"] == "ta")
-    assert entry["name"] == "தமிழ்" and entry["nav_translations"]["Guides"] == "Guides"   # English, to translate
+    assert re.search(rf"^/docs/{NEW}/\s+@cloud-gpu-atlas/{NEW_ENGLISH.lower()}$", (repo / "CODEOWNERS").read_text(encoding="utf-8"), re.M)
+    entry = next(e for e in languages.i18n_options(languages.load_config(repo))["languages"] if e["locale"] == NEW)
+    assert entry["name"] == NEW_NAME and entry["nav_translations"]["Guides"] == "Guides"   # English, to translate
     marked = [line for line in (repo / "mkdocs.yml").read_text(encoding="utf-8").splitlines() if "# untranslated" in line]
     assert any(line.strip().startswith("Guides: Guides") for line in marked)
 
@@ -269,45 +285,46 @@ def test_new_language_adds_a_fourth_language_that_builds_strictly(repo, tmp_path
     built = mkdocs_build(repo, site)
     assert built.returncode == 0, built.stdout + built.stderr
     assert "WARNING" not in built.stdout + built.stderr
-    page = (site / "ta/guides/storage.html").read_text(encoding="utf-8")
-    assert '<html lang="ta"' in page
-    assert "atlas-notice--untranslated" in page and "This page has not been translated into Tamil yet" in page
+    page = (site / f"{NEW}/guides/storage.html").read_text(encoding="utf-8")
+    assert f'<html lang="{NEW}"' in page
+    assert "atlas-notice--untranslated" in page and f"This page has not been translated into {NEW_ENGLISH} yet" in page
     assert "A rented GPU is only as useful" in page   # the English text, in full
     english_pages = {p.relative_to(site).as_posix() for p in site.rglob("*.html")
-                     if p.relative_to(site).parts[0] not in ("hi", "vi", "ta")}
-    assert {f"ta/{p}" for p in english_pages} <= {p.relative_to(site).as_posix() for p in (site / "ta").rglob("*.html")} | \
-        {"ta/404.html"}
-    assert 'hreflang="ta" lang="ta" class="md-select__link"' in (site / "index.html").read_text(encoding="utf-8")
-    index = yaml.safe_load((site / "ta/search/search_index.json").read_text(encoding="utf-8"))
-    assert index["config"]["lang"] == ["ta"] and (site / "assets/javascripts/lunr/min/lunr.ta.min.js").is_file()
-    assert all(d["location"] and not d["location"].startswith(("hi/", "vi/", "ta/")) for d in index["docs"])
+                     if p.relative_to(site).parts[0] not in (*TRANSLATIONS, NEW)}
+    assert {f"{NEW}/{p}" for p in english_pages} <= {p.relative_to(site).as_posix() for p in (site / NEW).rglob("*.html")} | \
+        {f"{NEW}/404.html"}
+    assert f'hreflang="{NEW}" lang="{NEW}" class="md-select__link"' in (site / "index.html").read_text(encoding="utf-8")
+    index = yaml.safe_load((site / f"{NEW}/search/search_index.json").read_text(encoding="utf-8"))
+    lunr = search_split.lunr_language(site, NEW)   # ta: "uni" (lunr.ta needs wordcut.js); bn: "en"
+    assert index["config"]["lang"] == [lunr] and (lunr == "en" or (site / f"assets/javascripts/lunr/min/lunr.{lunr}.min.js").is_file())
+    assert all(d["location"] and not d["location"].startswith(tuple(f"{c}/" for c in (*TRANSLATIONS, NEW))) for d in index["docs"])
     assert not list(site.rglob(".gitkeep"))
 
     status = make(repo, "i18n")
     assert status.returncode == 0, status.stdout
-    assert re.search(r"^ta\s+23\s+0\s+0\s+23$", status.stdout, re.M), status.stdout
-    todo = re.search(r"^to translate \(ta\), smallest first: (\d+) item\(s\), ([\d,]+) words\n((?:  .*\n)+)",
+    assert re.search(rf"^{NEW}\s+{PAGES}\s+0\s+0\s+{PAGES}$", status.stdout, re.M), status.stdout
+    todo = re.search(rf"^to translate \({NEW}\), smallest first: (\d+) item\(s\), ([\d,]+) words\n((?:  .*\n)+)",
                      status.stdout, re.M)
     assert todo, status.stdout
     items = todo[3].splitlines()
     sizes = [int(re.search(r"([\d,]+) words", line)[1].replace(",", "")) for line in items]
     assert sizes == sorted(sizes) and len(items) == int(todo[1])
-    assert any(line.startswith("  docs/ta/guides/storage.md: ") for line in items)
-    words = next(line for line in items if line.startswith("  data/i18n/ta.yaml:"))
+    assert any(line.startswith(f"  docs/{NEW}/guides/storage.md: ") for line in items)
+    words = next(line for line in items if line.startswith(f"  data/i18n/{NEW}.yaml:"))
     before = int(re.search(r"(\d+) values still in English", words)[1])
 
     # A value translated (and its marker gone) is counted no more; a key removed is reported.
-    ta = repo / "data/i18n/ta.yaml"
+    ta = repo / f"data/i18n/{NEW}.yaml"
     text = ta.read_text(encoding="utf-8")
     text = text.replace("  outdated_link: Read the current English page  # untranslated\n",
-                        "  outdated_link: தற்போதைய ஆங்கிலப் பக்கத்தைப் படிக்கவும்\n")
+                        f"  outdated_link: {NEW_WORDS}\n")
     ta.write_text(text, encoding="utf-8")
     after = make(repo, "i18n")
-    assert after.returncode == 0 and f"data/i18n/ta.yaml:6: {before - 1} values still in English" in after.stdout
-    ta.write_text(text.replace("  outdated_link: தற்போதைய ஆங்கிலப் பக்கத்தைப் படிக்கவும்\n", ""), encoding="utf-8")
+    assert after.returncode == 0 and f"data/i18n/{NEW}.yaml:6: {before - 1} values still in English" in after.stdout
+    ta.write_text(text.replace(f"  outdated_link: {NEW_WORDS}\n", ""), encoding="utf-8")
     hi = repo / "data/i18n/hi.yaml"
     hi.write_text(re.sub(r"(?m)^  stale: .*\n", "", hi.read_text(encoding="utf-8"), count=1), encoding="utf-8")
     removed = make(repo, "i18n")
     assert removed.returncode != 0
     assert re.search(r"^error: data/i18n/hi.yaml:\d+: key 'table.stale': missing hi text", removed.stdout, re.M)
-    assert re.search(r"^error: data/i18n/ta.yaml:\d+: key 'site.outdated_link': missing ta text", removed.stdout, re.M)
+    assert re.search(rf"^error: data/i18n/{NEW}.yaml:\d+: key 'site.outdated_link': missing {NEW} text", removed.stdout, re.M)

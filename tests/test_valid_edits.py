@@ -21,7 +21,7 @@ import yaml
 
 from atlas import translations
 from atlas.data import load_atlas
-from conftest import ROOT, copy_repo
+from conftest import ROOT, TRANSLATIONS, copy_repo
 
 TESTS = Path(__file__).resolve().parent
 DAY = (dt.date.today() - dt.timedelta(days=3)).isoformat()
@@ -214,7 +214,7 @@ def test_the_edit_is_valid_and_says_what_it_leaves_to_do(edited):
                             text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(edited / "hooks")})
     assert result.returncode == 0, result.stdout + result.stderr
     out = result.stdout
-    for lang in ("hi", "vi"):
+    for lang in TRANSLATIONS:
         assert re.search(rf"^untranslated: data/i18n/{lang}\.yaml:\d+: key 'notes\.nimbus-gpu\.persistent_volumes': "
                          r"English only \(data/i18n/en\.yaml:\d+\)", out, re.M), out
         assert re.search(rf"^outdated: data/i18n/{lang}\.yaml:\d+: key 'table\.report': outdated \(translates ", out, re.M), out
@@ -244,7 +244,7 @@ def test_the_edited_build_shows_an_english_only_note_marked_in_hindi_and_vietnam
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     atlas = load_atlas(edited)
     from markupsafe import escape
-    for lang in ("hi", "vi"):
+    for lang in TRANSLATIONS:
         html = (site / lang / "providers/nimbus-gpu.html").read_text(encoding="utf-8")
         assert (f'<span lang="en">{escape(NOTE)}</span> <span class="atlas-ev__untranslated">'
                 f'({escape(atlas.t(lang, "table.note_untranslated"))})</span>') in html

@@ -17,6 +17,11 @@ SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 # worker fetches wordcut.js (662 KB, a Thai word splitter) for "hi", which our Hindi pipeline
 # (overrides/assets/javascripts/lunr/min/lunr.hin.min.js) never calls.
 LUNR_NAME = {"hi": "hin"}
+# Languages whose lunr-languages file calls wordcut.js, which the worker loads only for "hi" and
+# "th": their index would never build. They get our generic Unicode pipeline (lunr.uni.min.js).
+WORDCUT_LOADED = ("hi", "th")
+GENERIC = "uni"
+WORDCUT_CALL = re.compile(r"\.wordcut\b(?!\.js)")   # lunr.ta: `var t=e.wordcut`; not a comment naming wordcut.js
 
 
 def split(site: Path, default: str, languages: list[str] | tuple[str, ...] = (),
@@ -45,8 +50,11 @@ def split(site: Path, default: str, languages: list[str] | tuple[str, ...] = (),
         config = {**index["config"], "lang": [lunr_language(site, lang)]}
         out = site / ("" if lang == default else lang) / "search" / "search_index.json"
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps({**index, "config": config, "docs": docs}, ensure_ascii=False,
-                                  separators=(",", ":"), default=str), encoding="utf-8")
+        text = json.dumps({**index, "config": config, "docs": docs}, ensure_ascii=False, separators=(",", ":"), default=str)
+        out.write_text(text, encoding="utf-8")
+        # An offline copy (file://) cannot fetch JSON: the theme loads this script there instead.
+        # "</" is escaped so no text of a page can end the script early.
+        out.with_suffix(".js").write_text("var __index = " + text.replace("</", "<\\/") + "\n", encoding="utf-8")
         counts[lang] = sum(1 for d in docs if "#" not in d["location"])
     _sitemaps(site, langs, default)
     return counts
@@ -55,12 +63,30 @@ def split(site: Path, default: str, languages: list[str] | tuple[str, ...] = (),
 def lunr_language(site: Path, lang: str) -> str:
     """The lunr language of `lang`'s index: LUNR_NAME's, else the language's own when the built
     site has its lunr file (theme or overrides), else English tokenising (split at spaces and
-    punctuation), so search works in a language lunr does not know (`make new-language`)."""
-    name = LUNR_NAME.get(lang, lang)
+    punctuation), so search works in a language lunr does not know (`make new-language`). A
+    language whose own file splits words with wordcut.js, which the worker loads only for hi and
+    th, gets our generic Unicode pipeline (GENERIC), or its index would never build."""
     folder = site / "assets" / "javascripts" / "lunr" / "min"
-    if name == "en" or not folder.is_dir() or (folder / f"lunr.{name}.min.js").exists():
+    if not folder.is_dir():
+        return LUNR_NAME.get(lang, lang)
+    return lunr_language_in((folder,), lang)
+
+
+def lunr_language_in(folders: tuple[Path, ...], lang: str) -> str:
+    """`lunr_language` where the lunr files are the first found in `folders` (the theme's own
+    and our overrides, before a site is built)."""
+    name = LUNR_NAME.get(lang, lang)
+    if name == "en":
         return name
-    return "en"
+
+    def found(file: str) -> Path | None:
+        return next((folder / file for folder in folders if (folder / file).is_file()), None)
+
+    own = found(f"lunr.{name}.min.js")
+    if own is None:
+        return "en"
+    needs_wordcut = name not in WORDCUT_LOADED and WORDCUT_CALL.search(own.read_text(encoding="utf-8", errors="replace"))
+    return GENERIC if needs_wordcut and found(f"lunr.{GENERIC}.min.js") else name
 
 
 def search_plugin(config) -> object | None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-OG_LOCALES = {"en": "en_US", "hi": "hi_IN", "vi": "vi_VN"}
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,11 @@ def alternates(site_url: str, page_url: str, languages: tuple[str, ...], default
 
 
 def og_locale(lang: str) -> str:
-    return OG_LOCALES.get(lang, lang)
+    """Open Graph's language_TERRITORY for a language code, from CLDR's likely subtags
+    (en -> en_US, hi -> hi_IN, vi -> vi_VN, ta -> ta_IN); the code itself when CLDR has none."""
+    from babel.core import get_global
+    parts = get_global("likely_subtags").get(lang, "").split("_")
+    return f"{lang}_{parts[-1]}" if len(parts) > 1 and parts[-1].isupper() else lang
 
 
 # A folder's stand-in sitemap: a valid sitemap with no entries (see sitemap_in_every_folder).

@@ -18,7 +18,12 @@ PARTS = ("atlas-page.js", "atlas-table.js", "atlas-quiz.js", "atlas-reader.js")
 # after the bundle, whose table script it uses: minified, not joined.
 ALONE = ("atlas-sbs.js",)
 BUNDLE = "atlas.js"
-SEARCH = ("atlas-fold.js", "min/lunr.hin.min.js", "min/lunr.vi.min.js")   # under javascripts/lunr
+SEARCH = ("atlas-fold.js", "min/lunr.hin.min.js", "min/lunr.vi.min.js", "min/lunr.uni.min.js")   # under javascripts/lunr
+# Each search language file's one line that imports the folding code: the built file carries
+# that code itself. In a worker that is one request less; in the iframe that stands in for a
+# worker in an offline copy (iframe-worker), importScripts is asynchronous, and a language file
+# that imported its helper would define nothing in time.
+FOLD_IMPORT = 'importScripts("../lunr/atlas-fold.js")'
 
 
 def minify_js(text: str) -> str:
@@ -60,9 +65,13 @@ def bundle(site: Path) -> dict[str, int]:
             p.unlink()
     targets = [(folder / "atlas.css", minify_css)] + [(folder / name, minify_js) for name in ALONE]
     targets += [(site / "assets" / "javascripts" / "lunr" / name, minify_js) for name in SEARCH]
+    fold_path = site / "assets" / "javascripts" / "lunr" / "atlas-fold.js"
+    fold = minify_js(fold_path.read_text(encoding="utf-8")) if fold_path.is_file() else None
     for path, minify in targets:
         if path.is_file():
             small = minify(path.read_text(encoding="utf-8"))
+            if fold is not None and FOLD_IMPORT in small:
+                small = small.replace(FOLD_IMPORT + "\n", fold, 1)
             path.write_text(small, encoding="utf-8")
             written[path.name] = len(small.encode("utf-8"))
     return written

@@ -41,7 +41,7 @@ def render(atlas: Atlas, lang: str) -> str:
     out = [f'<div class="atlas-sbs" data-atlas-sbs data-atlas-wide data-max="{MAX_CHOSEN}" data-t-need-two="{t("need_two")}" '
            f'data-t-limit="{t("limit")}" data-t-caption="{t("caption", count="{count}")}" '
            f'data-t-details="{tt("details", provider="{provider}", name="{name}")}" data-t-loading="{tt("loading")}" '
-           f'data-t-failed="{tt("load_failed")}" data-t-open="{tt("open_page")}">',
+           f'data-t-failed="{tt("load_failed")}" data-t-open="{tt("open_page")}" data-t-offline="{t("offline")}">',
            f'<noscript><p class="atlas-sbs__nojs">{t("nojs")}</p><ul class="atlas-sbs__links">'
            + "".join(f'<li><a href="{ROOT_LINK}providers/{e(p.id)}.html">{e(p.name)}</a></li>' for p in providers)
            + "</ul></noscript>",

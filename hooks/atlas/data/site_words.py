@@ -35,7 +35,7 @@ USED_BY = {
         table.data_as_of{date} table.report""",
     "hooks/atlas/side_by_side.py": """reader.compare.caption{count} reader.compare.clear reader.compare.differs
         reader.compare.field reader.compare.hint reader.compare.legend reader.compare.limit reader.compare.need_two
-        reader.compare.nojs reader.compare.only_diff table.details{name,provider} table.load_failed table.loading
+        reader.compare.nojs reader.compare.offline reader.compare.only_diff table.details{name,provider} table.load_failed table.loading
         table.open_page""",
     "hooks/atlas/quizzes.py": "quiz.region_label{title} quiz.source_line{date,source}",
     "hooks/atlas/templates/quiz.html": """quiz.answer_is{answers} quiz.choose_all quiz.choose_one quiz.correct

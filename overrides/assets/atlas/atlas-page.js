@@ -23,16 +23,26 @@
    * which nothing leads, so those requests are never sent: on a language's top pages they were
    * its whole sitemap, three of them, growing with the site (hooks/atlas/seo.py gives the other
    * folders empty ones). */
+  /* An offline copy (site/ opened from file://): browsers refuse Web Workers there, so the
+   * theme's search worker runs in a hidden iframe (iframe-worker, the theme author's shim, a
+   * local copy). Written before the theme's bundle runs, which starts the worker; never loaded
+   * over http(s). The theme reads the index from search/search_index.js there (search_split.py
+   * writes one per language). */
+  var offline = location.protocol === "file:"
+  // (A script's src is a parsed URL: no quote is left in it to end the attribute.)
+  if (offline && !window.IFrameWorker && document.currentScript)
+    document.write('<script src="' + document.currentScript.src.replace(/atlas\/atlas\.js$/, "javascripts/iframe-worker.js") + '"><\/script>')
+
   function onDemand() {
     var X = window.XMLHttpRequest && XMLHttpRequest.prototype
-    // From a file the theme already waits for search to open.
-    if (!X || location.protocol === "file:") return
-    var open = X.open, send = X.send, held = [], wanted = false
+    if (!X) return
+    // From a file the theme reads the index from a script when search opens: nothing to hold.
+    var open = X.open, send = X.send, held = [], wanted = offline
     var meta = document.querySelector(".md-search-result__meta")
     var loading = meta && meta.textContent.trim()
     // (No search box, or the theme's words moved: its own stay.)
     try {
-      meta.textContent = JSON.parse(document.getElementById("__config").textContent).translations["search.result.placeholder"]
+      if (!offline) meta.textContent = JSON.parse(document.getElementById("__config").textContent).translations["search.result.placeholder"]
     } catch (e) {}
     var pages = [].every.call(document.querySelectorAll("link[rel=alternate]"), function (l) { return /\.html$/.test(l.href) })
     X.open = function (method, url) {

@@ -44,6 +44,23 @@
       return p
     }
 
+    // From a file, browsers let no page read another: say so, and link each chosen provider's
+    // page (every one until a choice is made), where the same facts and their evidence are.
+    function offline(ids) {
+      status.textContent = box.getAttribute("data-t-offline") + " "
+      var list = document.createElement("ul")
+      list.className = "atlas-sbs__links"
+      ids.forEach(function (id) {
+        var li = document.createElement("li")
+        var a = document.createElement("a")
+        a.href = pages + encodeURIComponent(id) + ".html"
+        a.textContent = nameOf(id)
+        li.appendChild(a)
+        list.appendChild(li)
+      })
+      status.appendChild(list)
+    }
+
     // The chosen providers' pages, then the table from their cells (only the latest choice draws).
     function render(note) {
       details.close(false)
@@ -54,6 +71,11 @@
       var query = ids.map(function (id) { return "p=" + encodeURIComponent(id) }).join("&")
       history.replaceState(null, "", location.pathname + (query ? "?" + query : "") + location.hash)
       try { sessionStorage.setItem(KEY, ids.join(" ")) } catch (e) { /* private mode: the address keeps it */ }
+      if (location.protocol === "file:") {   // an offline copy cannot read the providers' pages
+        table.hidden = true
+        offline(ids.length ? ids : boxes.map(function (b) { return b.value }))
+        return
+      }
       if (ids.length < 2) {
         table.hidden = true
         status.textContent = note || box.getAttribute("data-t-need-two")

@@ -216,7 +216,9 @@
         rows.forEach(function (row) { body.appendChild(row) })
       })
     })
-    enhanceLater(table, textsOf(box))
+    // From a file (an offline copy) a page cannot read another: values stay links to their
+    // evidence on the provider's page, as without this script.
+    if (location.protocol !== "file:") enhanceLater(table, textsOf(box))
 
     var input = box.querySelector("[data-atlas-filter]")
     var count = box.querySelector("[data-atlas-count]")

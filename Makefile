@@ -6,7 +6,13 @@ STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONPATH := $(CURDIR)/hooks
 
-.PHONY: serve build test i18n i18n-sync facts bench audit lighthouse clean
+.PHONY: help serve build test i18n i18n-sync facts bench audit lighthouse clean
+.DEFAULT_GOAL := help
+
+# `make` alone, or `make help`: every target with the words after its `##` (one line each).
+help:  ## list the targets and what each does
+	@echo "Cloud GPU Atlas. Start with: make serve (the site on http://127.0.0.1:8000/) and make test."
+	@sed -n 's/^\([a-z0-9-]*\):[^#]*## *\(.*\)$$/\1\t\2/p' $(MAKEFILE_LIST) | awk -F '\t' '{ printf "  make %-12s %s\n", $$1, $$2 }'
 
 # One language only: `make serve LANG=hi`, `make build LANG=hi`. LANG is also every shell's
 # locale (LANG=C.UTF-8), so it counts only when given on the make command line.
@@ -75,5 +81,5 @@ audit: $(STAMP)  ## every page in Chromium at 1280 and 375 px: console, requests
 lighthouse: $(STAMP)  ## Lighthouse (mobile) on every kind of page in every language, served with gzip: a table and a verdict (minutes; needs Node 20, installs lighthouse@12.2.3 into .lighthouse/)
 	RUNS=$(or $(RUNS),1) $(BIN)/python tests/lighthouse.py
 
-clean:
+clean:  ## remove the built site and test caches (not .venv)
 	rm -rf site .site.new-* .site.old-* .pytest_cache

@@ -33,10 +33,11 @@ from markupsafe import Markup, escape
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
+import material
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from atlas import (assets, config_lines, glossary, markers, pages, provider_links, provider_pages, reader, render, sanitize,
+from atlas import (assets, config_lines, glossary, lastmod, markers, pages, provider_links, provider_pages, reader, render, sanitize,
                    search_split, seo, structure, tables, translations)
 from atlas import files as atlas_files   # event arguments are called `files` (MkDocs' Files)
 from atlas.cache import atlas_for, current
@@ -116,8 +117,19 @@ def on_env(env: Environment, *, config: MkDocsConfig, files: Files) -> Environme
     env.globals["atlas_lang"] = lang
     env.globals["atlas_default"] = _default(config)
     env.globals["atlas_languages"] = atlas.languages
+    # The link-preview image: the language's own (its name and description drawn in its script,
+    # scripts/make_og_images.py), else English's; absolute, as link previews need.
+    image = f"og-{lang}.png" if (ROOT / "overrides" / "assets" / "atlas" / f"og-{lang}.png").is_file() else "og-en.png"
+    site_url = config.site_url or ""
+    env.globals["atlas_og_image"] = (site_url if site_url.endswith("/") else site_url + "/") + "assets/atlas/" + image
+    # The search worker's language file, where it is ours (overrides/): the page prefetches it.
+    lunr = search_split.lunr_language_in((ROOT / "overrides" / LUNR_FILES, Path(material.__file__).parent / "templates" / LUNR_FILES), lang)
+    env.globals["atlas_lunr_own"] = lunr if (ROOT / "overrides" / LUNR_FILES / f"lunr.{lunr}.min.js").is_file() else ""
     env.bytecode_cache = render.BYTECODE   # theme templates compile once, not once per language
     return env
+
+
+LUNR_FILES = Path("assets/javascripts/lunr/min")
 
 
 def on_page_markdown(markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
@@ -226,6 +238,7 @@ def on_post_build(*, config: MkDocsConfig) -> None:
     search_split.split(site, default=default, languages=_built(config, current(ROOT)),
                        index=search_split.held_index(search_split.search_plugin(config)))
     seo.sitemap_in_every_folder(site, tuple(_built(config, current(ROOT))), default)
+    lastmod.rewrite_sitemaps(site, ROOT, config.site_url or "", tuple(_built(config, current(ROOT))), default)
     assets.bundle(site)
     _memo.clear()
     tables.forget_cells()   # kept from the tables to the provider pages, which show the same cells

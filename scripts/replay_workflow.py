@@ -32,6 +32,10 @@ KNOWN = {
     "github.server_url": "https://github.com",
     "github.repository": "example/atlas",
     "github.workspace": WORKSPACE,
+    # deploy.yml's correction link, for a fork with Issues on
+    "github.event.repository.has_issues && format('{0}/{1}/issues/new?template=correction.md', github.server_url, "
+    "github.repository) || 'https://github.com/cloud-gpu-atlas/cloud-gpu-atlas/issues/new?template=correction.md'":
+        "https://github.com/example/atlas/issues/new?template=correction.md",
 }
 
 

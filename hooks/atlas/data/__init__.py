@@ -149,8 +149,11 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
 
 
 def _without_consequences(problems: list[Problem], fields_doc, fields, list_fields) -> list[Problem]:
-    """One root cause, one message: a field whose definition in data/fields.yaml is malformed is
-    reported there, and not again by every group, fact, note or word that names it."""
+    """One root cause, one message: a merge key is reported alone on its line (what it made of
+    the mapping is its consequence), and a field whose definition in data/fields.yaml is
+    malformed is reported there, not again by every group, fact, note or word that names it."""
+    merges = {(p.file, p.line) for p in problems if p.message.startswith("merge key '<<'")}
+    problems = [p for p in problems if (p.file, p.line) not in merges or p.message.startswith("merge key '<<'")]
     defined = fields_doc.data.get("fields") if fields_doc and isinstance(fields_doc.data, dict) else None
     if not isinstance(defined, dict):
         return problems

@@ -45,7 +45,7 @@ def small():
     )
     # the region filter's own choices, made here too: India and Vietnam, each its readers' first
     return replace(real, providers=providers, region_choices=("IN", "VN"),
-                   home_region=MappingProxyType({"hi": "IN", "vi": "VN"}))
+                   home_region=MappingProxyType({"hi": ("IN",), "vi": ("VN",)}))
 
 
 def table(atlas, lang, group="regions-gpus"):

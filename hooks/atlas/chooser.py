@@ -21,14 +21,14 @@ def render_chooser(atlas: Atlas, reader: ReaderData, lang: str) -> str:
     all_tokens = tokens(atlas, reader.needs)
     plain = [(token(n, None), t(f"needs.{n.id}")) for n, item in all_tokens if item is None]
     groups = []
-    home = atlas.home_region.get(lang)
+    home = atlas.home_region.get(lang, ())
     for n in reader.needs:
         if not n.each_item:
             continue
         items = [item for m, item in all_tokens if m is n]
         if atlas.list_fields[n.field].items is None:   # countries: the reader's own first, then by name
             order = collation.key(lang)
-            items.sort(key=lambda c: (c != home, order(atlas.country(lang, c))))
+            items.sort(key=lambda c: (c not in home, home.index(c) if c in home else 0, order(atlas.country(lang, c))))
         labels = [(token(n, i), t(f"item.{n.id}", item=atlas.item_label(lang, n.field, i))) for i in items]
         groups.append((n.id, t(f"legend_{n.id}"), labels))
     fields = list(dict.fromkeys(n.field for n in reader.needs))

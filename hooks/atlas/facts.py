@@ -26,6 +26,7 @@ from .data import Atlas, Provider, load_atlas
 from .problems import DataError
 
 ROOT = Path(__file__).resolve().parents[2]
+ABSENT_VALUES = ("no", "none")   # the values that claim a feature is absent
 STALE_AFTER_DAYS = 180
 
 
@@ -142,8 +143,9 @@ def absence_review(providers: Iterable[Provider], fields: Mapping[str, Mapping[s
     for p in providers:
         for f, ranks in fields.items():
             fact = p.facts.get(f)
-            if fact is None or not isinstance(fact.value, str) or ranks.get(fact.value) != ABSENT_RANK:
-                continue
+            if fact is None or not isinstance(fact.value, str) or ranks.get(fact.value) != ABSENT_RANK \
+                    or fact.value not in ABSENT_VALUES:
+                continue   # stopped_billing's "gpu" ranks last too, but is a charge, not an absence
             if not fact.quote:
                 out.append(AbsenceClaim(p.id, f, fact.value, "no quote"))
             elif not states_absence(fact.quote, fact.quote_lang):
@@ -200,6 +202,50 @@ def report(cov: Coverage, stale_after: int = STALE_AFTER_DAYS) -> str:
     return "\n".join(out)
 
 
+@dataclass(frozen=True)
+class Local:
+    """What a buyer in India or Vietnam needs, counted over every provider (issue 33)."""
+    providers: int
+    regions: tuple[str, ...]            # providers whose GPU countries are sourced (an answer for IN and VN)
+    in_country: Mapping[str, tuple[str, ...]]   # IN, VN, SG -> providers with GPUs there
+    payment: tuple[str, ...]
+    stopped: tuple[str, ...]
+    local_billers: tuple[str, ...]      # bill in INR or VND
+    tax_invoice: tuple[str, ...]        # of those, the tax invoice sourced
+    pricing: tuple[str, ...]
+    source_dated: int                   # facts whose source's own date is recorded
+    facts: int
+
+
+def local(atlas: Atlas) -> Local:
+    def known(f: str) -> tuple[str, ...]:
+        return tuple(p.id for p in atlas.providers if f in p.facts and p.facts[f].known)
+    regions = known("regions")
+    where = {c: tuple(p.id for p in atlas.providers if p.id in regions and c in p.facts["regions"].value)
+             for c in ("IN", "VN", "SG")}
+    billers = tuple(p.id for p in atlas.providers if "local_billing" in p.facts and p.facts["local_billing"].known
+                    and p.facts["local_billing"].value)
+    return Local(len(atlas.providers), regions, where, known("payment_methods"), known("stopped_billing"), billers,
+                 tuple(p for p in billers if p in known("tax_invoice")),
+                 tuple(p.id for p in atlas.providers if p.pricing is not None),
+                 sum(1 for p in atlas.providers for f in p.facts.values() if getattr(f, "source_date", None)),
+                 sum(1 for p in atlas.providers for f in p.facts.values() if f.known))
+
+
+def local_report(c: Local) -> str:
+    n = c.providers
+    missing = sorted(set(c.local_billers) - set(c.tax_invoice))
+    lines = ["", "Buying from India and Vietnam (issue 33):",
+             f"  countries with GPUs sourced (an answer for India and Vietnam): {len(c.regions)} of {n} providers",
+             *(f"  GPUs in {code}: {len(ids)} ({', '.join(ids) or 'none'})" for code, ids in c.in_country.items()),
+             f"  payment methods sourced: {len(c.payment)} of {n}",
+             f"  billed while stopped sourced: {len(c.stopped)} of {n}",
+             f"  local tax invoice sourced for providers billing in INR or VND: {len(c.tax_invoice)} of {len(c.local_billers)}"
+             + (f" (still unknown: {', '.join(missing)})" if missing else ""),
+             f"  pricing page: {len(c.pricing)} of {n}"]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make facts", description=__doc__.split("\n")[0])
     parser.add_argument("--root", type=Path, default=ROOT)
@@ -212,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         print(exc.report(), file=sys.stderr)
         return 1
     print(report(coverage(atlas, today)))
+    print(local_report(local(atlas)))
     return 0
 
 

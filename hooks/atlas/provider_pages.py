@@ -98,7 +98,10 @@ def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *
         f'<h1 id="top">{name}</h1>',
         f'<div class="atlas-provider" data-provider="{pid}">',
         f'<p class="atlas-provider__meta"><span>{frame["category"]}: {escape(atlas.t(lang, f"categories.{p.category}"))}</span>'
-        f' · <a href="{escape(p.homepage)}" rel="noopener noreferrer">{t("homepage", name=p.name)}</a></p>',
+        f' · <a href="{escape(p.homepage)}" rel="noopener noreferrer">{t("homepage", name=p.name)}</a>'
+        + (f' · <a href="{escape(p.pricing.value)}" rel="noopener noreferrer" data-atlas-pricing>{t("pricing", name=p.name)}</a>'
+           f' <span class="atlas-provider__read">({t("pricing_read", date=local_date(p.pricing.verified, lang))})</span>'
+           if p.pricing is not None else "") + '</p>',
         frame["intro"],
         f'<caption id="atlas-provider-caption">{t("caption", name=p.name)}</caption>'.join(frame["table"]),
         *rows,

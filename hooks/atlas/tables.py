@@ -87,7 +87,10 @@ def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str],
                 f'<th scope="row" class="atlas-table__provider" data-sort-value="{name}"><span class="atlas-table__who">'
                 f'<a href="{ROOT_LINK}providers/{pid}.html">{name}</a>'
                 f'<a class="atlas-table__add" href="{ROOT_LINK}compare/side-by-side.html?add={pid}" title="{add}">'
-                f'<span aria-hidden="true">+</span><span class="atlas-sr">{add}</span></a></span></th>'
+                f'<span aria-hidden="true">+</span><span class="atlas-sr">{add}</span></a></span>'
+                + (f'<a class="atlas-table__price" href="{e(p.pricing.value)}" rel="noopener noreferrer">'
+                   f'{e(atlas.t(lang, "table.prices"))}<span class="atlas-sr"> {name}</span></a>' if p.pricing else "")
+                + '</th>'
                 + (f'<td data-sort-value="{cat}" class="atlas-table__category">{cat}</td>' if with_category else ""))
         if p.id in late and not any(p.facts[f].known for f in fields):
             said = cache.get(("pending", p.id, len(fields)))
@@ -145,11 +148,14 @@ ROWS_SLOT = "<!-- atlas-rows -->"
 
 
 def region_choices(atlas: Atlas, lang: str) -> list[tuple[str, str, bool]]:
-    """(code, "GPUs in India", is the page language's country) per filter choice; that one first."""
-    home = atlas.home_region.get(lang)
+    """(code, "GPUs in India", one of the language's first countries) per filter choice: the
+    page language's readers' countries first, in their order (hi: India; vi: Vietnam, then
+    Singapore), then every other country by name in the page's language."""
+    home = atlas.home_region.get(lang, ())
     order = collation.key(lang)
-    codes = sorted(atlas.region_choices, key=lambda c: (c != home, order(atlas.country(lang, c))))
-    return [(c, atlas.t(lang, "table.region_option", country=atlas.country(lang, c)), c == home) for c in codes]
+    codes = sorted(atlas.region_choices, key=lambda c: (c not in home, home.index(c) if c in home else 0,
+                                                        order(atlas.country(lang, c))))
+    return [(c, atlas.t(lang, "table.region_option", country=atlas.country(lang, c)), c in home) for c in codes]
 
 
 def _regions(atlas: Atlas, p: Provider) -> str:

@@ -57,7 +57,7 @@ class Atlas:
     list_fields: Mapping[str, ListField] = field(default_factory=dict)   # list-valued field -> its items
     field_order: tuple[str, ...] = ()                   # every field, single and list, as in fields.yaml
     region_choices: tuple[str, ...] = ()                # countries offered in the region filter
-    home_region: Mapping[str, str] = field(default_factory=dict)   # language -> its readers' country
+    home_region: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # language -> its readers' countries, first
 
     @property
     def all_fields(self) -> tuple[str, ...]:
@@ -136,6 +136,10 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
             check_partial_notes(providers_doc, providers, words["en"], problems)
     if problems:
         raise DataError(_without_consequences(problems, fields_doc, fields, list_fields))
+    if choices == "all":   # every country the data has (data/fields.yaml, region_filter)
+        found = {c for p in providers if "regions" in p.facts and p.facts["regions"].known
+                 and isinstance(p.facts["regions"].value, tuple) for c in p.facts["regions"].value}
+        choices = tuple(sorted(found | {c for codes in home.values() for c in codes}))
     dates = [f.verified for p in providers for f in p.facts.values() if f.verified]
     return Atlas(
         fields=MappingProxyType(fields), groups=MappingProxyType(groups),

@@ -12,6 +12,8 @@ from .evidence import check_evidence
 from .records import Fact, ListField, Provider
 
 PROVIDER_KEYS = ("id", "name", "homepage", "category", "facts")
+OPTIONAL_KEYS = ("pricing_page",)   # the provider's own GPU pricing page: url, sources, verified, quote
+PRICING_KEYS = ("url", "sources", "verified", "quote", "quote_lang")
 FACT_KEYS = ("value", "sources", "verified", "quote", "quote_lang")
 
 
@@ -33,9 +35,9 @@ def read_providers(doc: yamlsrc.Doc, fields, list_fields, categories, today, pro
         pid = rec.get("id")
         who = f"provider '{pid}'" if isinstance(pid, str) else f"provider #{i + 1}"
         for key in rec:
-            if key not in PROVIDER_KEYS:
+            if key not in PROVIDER_KEYS and key not in OPTIONAL_KEYS:
                 problems.append(Problem(f, doc.line("providers", i, key), f"{who}, field '{key}'",
-                                        f"unknown field, allowed: {', '.join(PROVIDER_KEYS)}"))
+                                        f"unknown field, allowed: {', '.join(PROVIDER_KEYS + OPTIONAL_KEYS)}"))
         for key in PROVIDER_KEYS:
             if key not in rec:
                 problems.append(Problem(f, line, f"{who}, field '{key}'", "missing"))
@@ -60,7 +62,8 @@ def read_providers(doc: yamlsrc.Doc, fields, list_fields, categories, today, pro
             problems.append(Problem(f, doc.line("providers", i, "category"), f"{who}, field 'category'",
                                     f"found {cat!r}, allowed: {', '.join(categories)}"))
         facts = _facts(doc, i, who, rec.get("facts"), fields, list_fields, today, problems) if "facts" in rec else {}
-        out.append(Provider(str(pid), str(name), str(home), str(cat), MappingProxyType(facts)))
+        pricing = _pricing(doc, i, who, rec["pricing_page"], today, problems) if "pricing_page" in rec else None
+        out.append(Provider(str(pid), str(name), str(home), str(cat), MappingProxyType(facts), pricing))
     return tuple(out)
 
 
@@ -130,6 +133,29 @@ def _facts(doc, i, who, raw, fields, list_fields, today, problems) -> dict[str, 
                               quote.strip() if isinstance(quote, str) else None,
                               item.get("quote_lang") or "en")
     return facts
+
+
+def _pricing(doc, i, who, raw, today, problems) -> Fact | None:
+    """pricing_page: the provider's own page of GPU prices, under the evidence policy (where the
+    provider names it, when it was read)."""
+    f, at, where = doc.path, ("providers", i, "pricing_page"), f"{who}, field 'pricing_page'"
+    if not isinstance(raw, dict):
+        problems.append(Problem(f, doc.line(*at), where, f"found {describe(raw)}, allowed: a mapping with "
+                                f"{', '.join(PRICING_KEYS)} (url, sources and verified required)"))
+        return None
+    for key in raw:
+        if key not in PRICING_KEYS:
+            problems.append(Problem(f, doc.line(*at, key), f"{where}, key '{key}'", f"unknown key, allowed: {', '.join(PRICING_KEYS)}"))
+    url = raw.get("url")
+    refusal = url_refusal(url) if isinstance(url, str) else "found " + describe(url) + ", allowed: an http(s) URL"
+    if refusal:
+        problems.append(Problem(f, doc.line(*at, "url") if "url" in raw else doc.line(*at), where, f"url {refusal}"))
+    ok = check_evidence(doc, at, where, raw, url, today, problems)
+    if refusal or not ok:
+        return None
+    quote = raw.get("quote")
+    return Fact(url, tuple(raw["sources"]), raw["verified"], quote.strip() if isinstance(quote, str) else None,
+                raw.get("quote_lang") or "en")
 
 
 def _list_allowed(spec: ListField) -> str:

@@ -37,6 +37,7 @@ class Provider:
     homepage: str
     category: str
     facts: Mapping[str, Fact]
+    pricing: Fact | None = None    # the provider's own GPU pricing page: value is its URL (optional key pricing_page)
 
 
 @dataclass(frozen=True)

@@ -24,14 +24,14 @@ USED_BY = {
     "hooks/atlas/markers.py": "glossary.english glossary.more_terms quiz.generated_title site.language_name",
     "hooks/atlas/cells.py": """reader.provider.sources table.note table.note_untranslated table.quote_label table.stale
         table.stale_hint{days} table.verified{date}""",
-    "hooks/atlas/tables.py": """table.add{provider} table.caption{count,group} table.coverage{percent,sourced,total}
+    "hooks/atlas/tables.py": """table.add{provider} table.caption{count,group} table.prices table.coverage{percent,sourced,total}
         table.pending{sourced,total} table.region_option{country} values.unknown""",
     "hooks/atlas/templates/table.html": """table.category table.filter_hint table.filter_label table.legend_details
         table.legend_icons table.legend_terms table.legend_title table.no_match table.provider table.region_hint
-        table.region_legend table.shown{shown,total} table.sort_hint""",
+        table.region_legend table.region_more{count} table.shown{shown,total} table.sort_hint""",
     "hooks/atlas/provider_pages.py": """reader.compare.link reader.provider.all_providers reader.provider.caption{name}
         reader.provider.category reader.provider.choose reader.provider.description{name} reader.provider.field
-        reader.provider.homepage{name} reader.provider.intro reader.provider.read_more reader.provider.value
+        reader.provider.homepage{name} reader.provider.intro reader.provider.pricing{name} reader.provider.pricing_read{date} reader.provider.read_more reader.provider.value
         table.data_as_of{date} table.report""",
     "hooks/atlas/side_by_side.py": """reader.compare.caption{count} reader.compare.clear reader.compare.differs
         reader.compare.field reader.compare.hint reader.compare.legend reader.compare.limit reader.compare.need_two

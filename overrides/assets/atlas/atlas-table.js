@@ -237,17 +237,25 @@
     function applyFilter() {
       close(false)
       var query = fold(input.value.trim())
-      var regions = regionBoxes.filter(function (b) { return b.checked }).map(function (b) { return b.value })
+      var ticked = regionBoxes.filter(function (b) { return b.checked })
       var shown = 0
       original.forEach(function (row) {
         var have = (row.getAttribute("data-regions") || "").split(" ")
-        var inRegion = !regions.length || regions.some(function (code) { return have.indexOf(code) !== -1 })
-        var match = inRegion && (!query || rowText(row).indexOf(query) !== -1)
+        // Why a row matched a country: "GPUs in India" under the provider's name.
+        var why = ticked.filter(function (b) { return have.indexOf(b.value) !== -1 })
+          .map(function (b) { return b.parentNode.textContent.trim() }).join("; ")
+        var match = (!ticked.length || why) && (!query || rowText(row).indexOf(query) !== -1)
+        var note = row.cells[0].querySelector(".atlas-match")
+        if (!note) {
+          note = row.cells[0].appendChild(document.createElement("span"))
+          note.className = "atlas-match"
+        }
+        note.textContent = why
         row.hidden = !match
         if (match) shown++
       })
       none.hidden = shown !== 0
-      count.textContent = query || regions.length
+      count.textContent = query || ticked.length
         ? template.replace("{shown}", shown).replace("{total}", original.length) : ""
     }
     regionBoxes.forEach(function (b) { b.addEventListener("change", applyFilter) })

@@ -302,4 +302,5 @@ PAGE_KINDS = {
     "provider": "providers/runpod.html",
     "glossary": "glossary.html",
     "side by side": "compare/side-by-side.html",
+    "country": "compare/buying-india.html",
 }

@@ -27,7 +27,7 @@ providers:
 def facts_block(overrides: dict[str, str] | None = None) -> str:
     fields = ["kubernetes", "time_slicing", "mig", "mps", "custom_images", "registry_auth", "docker_daemon",
               "persistent_volumes", "shared_volumes", "interconnect", "managed_slurm", "spot", "billing", "ssh", "jupyter",
-              "regions", "gpus", "local_billing"]
+              "regions", "gpus", "local_billing", "payment_methods", "tax_invoice", "stopped_billing"]
     overrides = overrides or {}
     return "\n".join(overrides.get(f, f"      {f}: unknown") for f in fields if overrides.get(f, "x") is not None)
 

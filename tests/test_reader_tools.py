@@ -126,13 +126,15 @@ def our_assets(site, lang: str) -> list[str]:
 def test_our_scripts_and_styles_a_reader_loads_stay_within_their_gzip_budget(built_site, lang):
     """Everything of ours a first page view in `lang` downloads: the page's script and styles,
     and the search worker's language files. 11 KB since the tables open each value's evidence in
-    place and side by side came (issue 23: +1.2 KB of script, +1 KB of styles); its script loads only there."""
+    place and side by side came (issue 23: +1.2 KB of script, +1 KB of styles); its script loads only there.
+    11.5 KB since offline copies (issue 32: the shim's loader, +0.1 KB) and the local buyer's table
+    (issue 33: countries folded away, why a row matched, the pricing link: +0.2 KB), measured 11.4 KB."""
     import gzip
     page = (built_site / ("" if lang == "en" else lang) / "guides/storage.html").read_text(encoding="utf-8")
     ours = re.findall(r'(?:src|href)="(?:\.\./)*(assets/atlas/[^"]+)"', page)
     assert sorted(ours) == sorted(PAGE_ASSETS), ours   # one script, one stylesheet
     sizes = {name: len(gzip.compress((built_site / name).read_bytes(), 9)) for name in our_assets(built_site, lang)}
-    assert sum(sizes.values()) < 11 * 1024, sizes
+    assert sum(sizes.values()) < 11.5 * 1024, sizes
 
 
 def test_bundle_keeps_every_script_and_separates_them():

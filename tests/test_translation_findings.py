@@ -296,17 +296,21 @@ NOTE = "Only in the Mumbai region, and only for volumes created after March."
 
 def with_english_only_note(root: Path, provider: str, field: str) -> None:
     en = root / "data/i18n/en.yaml"
-    text, n = re.subn(r"^notes:\n", f"notes:\n  {provider}:\n    {field}: {NOTE}\n", en.read_text(encoding="utf-8"),
-                      count=1, flags=re.M)
+    text = en.read_text(encoding="utf-8")
+    if re.search(rf"^  {re.escape(provider)}:\n", text[text.find("\nnotes:\n"):], re.M):   # beside its other notes
+        at = text.index(f"\n  {provider}:\n", text.find("\nnotes:\n")) + len(f"\n  {provider}:\n")
+        en.write_text(text[:at] + f"    {field}: {NOTE}\n" + text[at:], encoding="utf-8")
+        return
+    text, n = re.subn(r"^notes:\n", f"notes:\n  {provider}:\n    {field}: {NOTE}\n", text, count=1, flags=re.M)
     if not n:
         text += f"\nnotes:\n  {provider}:\n    {field}: {NOTE}\n"
     en.write_text(text, encoding="utf-8")
 
 
 def unnoted_field(atlas) -> tuple[str, str]:
-    """A provider without a note in any language, and a field of it (the tests give it one)."""
+    """A provider and a field of it without a note in any language (the tests give it one)."""
     return next((p.id, f) for p in atlas.providers for f in atlas.all_fields
-                if not any(k.startswith(f"notes.{p.id}.") for lang in atlas.languages for k in atlas.words[lang]))
+                if not any(f"notes.{p.id}.{f}" in atlas.words[lang] for lang in atlas.languages))
 
 
 def test_an_english_only_note_builds_and_is_listed_where_it_belongs(scratch, capsys):

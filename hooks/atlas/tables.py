@@ -82,15 +82,17 @@ def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str],
             pid, name, cat = e(p.id), e(p.name), e(atlas.t(lang, f"categories.{p.category}"))
             regions = f' data-regions="{e(_regions(atlas, p))}"' if countries_field else ""
             add = e(atlas.t(lang, "table.add", provider=p.name))
+            prices = e(atlas.t(lang, "table.prices", provider=p.name))
             start = cache[("row", p.id, with_category)] = (
                 f'<tr data-provider="{pid}"{regions}>'
                 f'<th scope="row" class="atlas-table__provider" data-sort-value="{name}"><span class="atlas-table__who">'
                 f'<a href="{ROOT_LINK}providers/{pid}.html">{name}</a>'
                 f'<a class="atlas-table__add" href="{ROOT_LINK}compare/side-by-side.html?add={pid}" title="{add}">'
-                f'<span aria-hidden="true">+</span><span class="atlas-sr">{add}</span></a></span>'
-                + (f'<a class="atlas-table__price" href="{e(p.pricing.value)}" rel="noopener noreferrer">'
-                   f'{e(atlas.t(lang, "table.prices"))}<span class="atlas-sr"> {name}</span></a>' if p.pricing else "")
-                + '</th>'
+                f'<span aria-hidden="true">+</span><span class="atlas-sr">{add}</span></a>'
+                # its own GPU prices: a small sign beside the name, its words for screen readers and as a tooltip
+                + (f'<a class="atlas-table__price" href="{e(p.pricing.value)}" rel="noopener noreferrer" title="{prices}">'
+                   f'<span aria-hidden="true">¤</span><span class="atlas-sr">{prices}</span></a>' if p.pricing else "")
+                + '</span></th>'
                 + (f'<td data-sort-value="{cat}" class="atlas-table__category">{cat}</td>' if with_category else ""))
         if p.id in late and not any(p.facts[f].known for f in fields):
             said = cache.get(("pending", p.id, len(fields)))

@@ -24,7 +24,7 @@ USED_BY = {
     "hooks/atlas/markers.py": "glossary.english glossary.more_terms quiz.generated_title site.language_name",
     "hooks/atlas/cells.py": """reader.provider.sources table.note table.note_untranslated table.quote_label table.stale
         table.stale_hint{days} table.verified{date}""",
-    "hooks/atlas/tables.py": """table.add{provider} table.caption{count,group} table.prices table.coverage{percent,sourced,total}
+    "hooks/atlas/tables.py": """table.add{provider} table.caption{count,group} table.prices{provider} table.coverage{percent,sourced,total}
         table.pending{sourced,total} table.region_option{country} values.unknown""",
     "hooks/atlas/templates/table.html": """table.category table.filter_hint table.filter_label table.legend_details
         table.legend_icons table.legend_terms table.legend_title table.no_match table.provider table.region_hint

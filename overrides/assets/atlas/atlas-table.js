@@ -32,7 +32,7 @@
     if (!th) return ""
     if (named.has(th)) return named.get(th)
     var copy = th.cloneNode(true)
-    Array.prototype.forEach.call(copy.querySelectorAll(".atlas-sr, .atlas-table__add, .atlas-sbs__differs, .atlas-sort"),
+    Array.prototype.forEach.call(copy.querySelectorAll(".atlas-sr, .atlas-table__add, .atlas-table__price, .atlas-sbs__differs, .atlas-sort"),
       function (x) { x.remove() })
     var text = copy.textContent.replace(/\s+/g, " ").trim()
     named.set(th, text)

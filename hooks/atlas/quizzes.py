@@ -7,6 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .data import Atlas, Provider
+from .cells import short_url
 from .render import local_date, pieces, render
 
 
@@ -39,6 +40,7 @@ class Option:
     feedback: str
     correct: bool
     source: str = ""          # generated questions cite where the fact comes from
+    source_label: str = ""    # the source as the tables show it: host and a shortened path
     verified: str = ""
     verified_iso: str = ""
 
@@ -51,6 +53,7 @@ class RenderedQuestion:
     explanation: str
     multiple: bool
     source: str = ""
+    source_label: str = ""
     verified: str = ""
     verified_iso: str = ""
 
@@ -178,7 +181,11 @@ def _prefix(text: str, word: str, norm) -> str:
 def _cite(p: Provider, field: str, lang: str) -> dict[str, str]:
     fact = p.facts[field]
     day = fact.verified
-    return {"source": fact.sources[0] if fact.sources else "",
+    url = fact.sources[0] if fact.sources else ""
+    # The link's words and what the verdict announces: host and a shortened path, as the tables
+    # show a source; a printed URL of 130 characters widened the page on a phone, and screen
+    # readers spelled it out in the verdict.
+    return {"source": url, "source_label": short_url(url, 40) if url else "",
             "verified": local_date(day, lang) if day else "",
             "verified_iso": day.isoformat() if day else ""}
 

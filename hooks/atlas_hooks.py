@@ -12,6 +12,7 @@ import gc
 import posixpath
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 def _fresh_core(hooks: Path) -> None:
@@ -114,6 +115,8 @@ def on_env(env: Environment, *, config: MkDocsConfig, files: Files) -> Environme
     lang = _language(config)
     atlas = current(ROOT)
     env.globals["atlas_text"] = lambda key, **kw: escape(atlas.t(lang, key, **kw))
+    env.globals["atlas_text_in"] = lambda other, key, **kw: escape(atlas.t(other, key, **kw))   # the 404 page's other languages
+    env.globals["atlas_base_path"] = escape(urlsplit(config.site_url or "/").path or "/")
     env.globals["atlas_lang"] = lang
     env.globals["atlas_default"] = _default(config)
     env.globals["atlas_languages"] = atlas.languages

@@ -14,9 +14,9 @@ from pathlib import Path
 # The order the separate files had in overrides/main.html; all deferred, so it is also the
 # order they ran in.
 PARTS = ("atlas-page.js", "atlas-table.js", "atlas-quiz.js", "atlas-reader.js")
-# Loaded only by the page that uses it (overrides/main.html, page.meta.atlas_side_by_side),
+# Loaded only by the page that uses it (overrides/main.html: page.meta.atlas_side_by_side, the 404 page),
 # after the bundle, whose table script it uses: minified, not joined.
-ALONE = ("atlas-sbs.js",)
+ALONE = ("atlas-sbs.js", "atlas-404.js")
 BUNDLE = "atlas.js"
 SEARCH = ("atlas-fold.js", "min/lunr.hin.min.js", "min/lunr.vi.min.js", "min/lunr.uni.min.js")   # under javascripts/lunr
 # Each search language file's one line that imports the folding code: the built file carries

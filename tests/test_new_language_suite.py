@@ -18,7 +18,7 @@ import pytest
 from conftest import LANGS, ROOT
 from test_translator_pr import GIT_ENV, git, make, make_repo
 
-NEW = {"ta": "தமிழ்", "bn": "বাংলা", "mr": "मराठी"}
+NEW = {"ta": "தமிழ்", "bn": "বাংলা", "kn": "ಕನ್ನಡ"}
 CODE = next(code for code in NEW if code not in LANGS)   # Tamil, or the next one on a copy that has Tamil
 
 

@@ -80,14 +80,18 @@ def authored(atlas: Atlas, lang: str, quiz_id: str) -> tuple[str, list[RenderedQ
 def generated(atlas: Atlas, lang: str, field: str, count: int) -> list[RenderedQuestion]:
     """`count` single-answer questions about `field`, built only from sourced facts.
 
-    The right option has a value in the field's `right` set, the distractors a value in its
-    `wrong` set; `unknown` is never used. The choice is a stable hash, so the same data
+    The right option has a value in the field's `right` set, not `partial` and without a note
+    (a fact that holds without qualification), the distractors a value in its `wrong` set;
+    `unknown` is never used. The choice is a stable hash, so the same data
     always gives the same questions.
     """
     rule = atlas.quiz_rules.get(field)
     if rule is None:
         raise QuizError(f"no generated questions for feature '{field}', allowed: {', '.join(atlas.quiz_rules)}")
-    right = _stable([p for p in atlas.providers if p.facts[field].value in rule["right"]], field)
+    # A right answer must hold without qualification: a `partial` value, or one whose note names a
+    # limit (Scaleway's InfiniBand only for clusters arranged with sales), would teach a half-truth.
+    right = _stable([p for p in atlas.providers if p.facts[field].value in rule["right"]
+                     and p.facts[field].value != "partial" and atlas.note("en", p.id, field) is None], field)
     wrong = _stable([p for p in atlas.providers if p.facts[field].value in rule["wrong"]], field)
     if not right or not wrong:
         raise QuizError(f"feature '{field}' has {len(right)} providers for a right answer and {len(wrong)} "

@@ -29,12 +29,12 @@ def _fresh_core(hooks: Path) -> None:
 
 _fresh_core(Path(__file__).resolve().parent)
 
+import material
 from jinja2 import Environment
 from markupsafe import Markup, escape
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
-import material
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 

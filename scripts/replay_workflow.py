@@ -15,7 +15,6 @@ failing step's status. Needs root (chroot, mount) and a root file system made by
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import subprocess

@@ -65,7 +65,7 @@ def test_an_english_change_builds_with_the_outdated_notice(repo, tmp_path):
 
 
 def test_a_translation_broken_on_its_own_still_fails(repo):
-    line = drop_heading(repo, "hi")
+    drop_heading(repo, "hi")
     result = run_i18n(repo)
     assert result.returncode == 1
     assert re.search(rf"docs/hi/{PAGE}:\d+: headings differ from English", result.stdout), result.stdout

@@ -213,8 +213,6 @@ class Local:
     local_billers: tuple[str, ...]      # bill in INR or VND
     tax_invoice: tuple[str, ...]        # of those, the tax invoice sourced
     pricing: tuple[str, ...]
-    source_dated: int                   # facts whose source's own date is recorded
-    facts: int
 
 
 def local(atlas: Atlas) -> Local:
@@ -223,13 +221,12 @@ def local(atlas: Atlas) -> Local:
     regions = known("regions")
     where = {c: tuple(p.id for p in atlas.providers if p.id in regions and c in p.facts["regions"].value)
              for c in ("IN", "VN", "SG")}
+    invoiced = set(known("tax_invoice"))
     billers = tuple(p.id for p in atlas.providers if "local_billing" in p.facts and p.facts["local_billing"].known
                     and p.facts["local_billing"].value)
     return Local(len(atlas.providers), regions, where, known("payment_methods"), known("stopped_billing"), billers,
-                 tuple(p for p in billers if p in known("tax_invoice")),
-                 tuple(p.id for p in atlas.providers if p.pricing is not None),
-                 sum(1 for p in atlas.providers for f in p.facts.values() if getattr(f, "source_date", None)),
-                 sum(1 for p in atlas.providers for f in p.facts.values() if f.known))
+                 tuple(p for p in billers if p in invoiced),
+                 tuple(p.id for p in atlas.providers if p.pricing is not None))
 
 
 def local_report(c: Local) -> str:

@@ -58,7 +58,7 @@ def test_repository_data_is_valid_and_has_twenty_real_providers():
 def drop_notes(scratch: Path) -> None:
     for lang in LANGS:
         path = scratch / f"data/i18n/{lang}.yaml"
-        write(scratch, f"data/i18n/{lang}.yaml", re.sub(r"\nnotes:\n(?:  .*\n|\n)*", "\n", path.read_text(encoding="utf-8")))
+        write(scratch, f"data/i18n/{lang}.yaml", re.sub(r"(?m)^(?:notes|quotes):.*\n(?:  .*\n|\n)*", "", path.read_text(encoding="utf-8")))
 
 
 def test_valid_minimal_file_loads(scratch):

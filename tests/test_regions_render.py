@@ -177,7 +177,7 @@ def test_make_facts_cli_prints_every_section():
     out = subprocess.run([sys.executable, "-m", "atlas.facts"], cwd=ROOT,   # the real data, today
                          env={"PYTHONPATH": str(ROOT / "hooks")}, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    for heading in ("Sourced facts:", "Per provider:", "Per field:", "Still unknown (", "Sources older than 180 days ("):
+    for heading in ("Sourced facts:", "Per provider:", "Per field:", "Still unknown (", "May be outdated (", "Source's own date recorded (source_date): "):
         assert heading in out.stdout
     assert re.search(r"^  regions +\d+ / +\d+", out.stdout, re.M)
 

@@ -124,12 +124,49 @@ def test_evidence_has_words_note_quote_sources_and_a_local_date(own):
     assert e(atlas.note("vi", "alpha", "mps")) in html
     assert f'<blockquote lang="{fact.quote_lang}" cite="{e(fact.sources[0])}"><p>{e(fact.quote)}</p></blockquote>' in html
     assert fact.quote_lang == "ja"   # the page it quotes is Japanese
-    for url in fact.sources:
-        assert f'href="{e(url)}"' in html
+    for url in fact.sources:   # each source link goes straight to the quoted words (a text fragment)
+        assert f'href="{e(url)}#:~:text=MPS%E3%81%AF' in html
     date = re.search(r'<time datetime="([0-9-]+)">([^<]+)</time>', html)
     y, m, d = (int(x) for x in date.group(1).split("-"))
     assert date.group(2) == f"ngày {d} tháng {m} năm {y}"   # as Vietnamese prose writes it, no comma
     assert "ngày <time" not in html   # the date says "ngày" itself
+
+
+def test_a_quote_the_reader_may_not_read_is_followed_by_our_translation(own):
+    from atlas import cells
+    alpha = next(p for p in own.providers if p.id == "alpha")
+    words = {lang: dict(own.words[lang]) for lang in own.languages}
+    words["en"]["quotes.alpha.mps"] = "MPS works on some GPUs only."
+    atlas = replace(own, words=MappingProxyType({k: MappingProxyType(v) for k, v in words.items()}))
+    en, hi = cells.evidence(atlas, "en", alpha, "mps", TODAY), cells.evidence(atlas, "hi", alpha, "mps", TODAY)
+    assert f'<strong>{e(atlas.t("en", "table.quote_translation"))}:</strong> <span>MPS works on some GPUs only.</span>' in en
+    # not yet in Hindi: the English translation, in English, marked as not yet translated
+    assert '<span lang="en">MPS works on some GPUs only.</span>' in hi and e(atlas.t("hi", "table.note_untranslated")) in hi
+    words["hi"]["quotes.alpha.mps"] = "MPS कुछ ही GPU पर चलता है।"
+    atlas = replace(own, words=MappingProxyType({k: MappingProxyType(v) for k, v in words.items()}))
+    hi = cells.evidence(atlas, "hi", alpha, "mps", TODAY)
+    assert "<span>MPS कुछ ही GPU पर चलता है।</span>" in hi and "note_untranslated" not in hi
+    assert cells.needs_translation("vi", "vi-VN") is False and cells.needs_translation("en", "ja") is True
+
+
+def test_an_old_source_is_marked_in_its_cell_and_evidence_with_both_dates(own):
+    from atlas import cells
+    alpha = next(p for p in own.providers if p.id == "alpha")
+    old = replace(alpha.facts["kubernetes"], source_date="2023-06")
+    p = replace(alpha, facts=MappingProxyType({**alpha.facts, "kubernetes": old}))
+    for lang in own.languages:
+        html = cells.evidence(own, lang, p, "kubernetes", TODAY)
+        assert '<time datetime="2023-06">' in html   # the month the source prints, as a month
+        assert f"⚠ {own.t(lang, 'table.stale')}" in html
+        assert e(own.t(lang, "table.stale_source_hint", days=730)) in html
+        assert "atlas-v--stale" in cells.compact(own, lang, p, "kubernetes", TODAY)
+    assert "June 2023" in cells.evidence(own, "en", p, "kubernetes", TODAY)
+    assert "tháng 6 năm 2023" in cells.evidence(own, "vi", p, "kubernetes", TODAY)
+    fresh = replace(alpha, facts=MappingProxyType({**alpha.facts, "kubernetes": replace(old, source_date="2026-01-05")}))
+    assert "atlas-v--stale" not in cells.compact(own, "en", fresh, "kubernetes", TODAY)
+    # a GPU list ages faster: a year
+    gpus = replace(alpha, facts=MappingProxyType({**alpha.facts, "gpus": Fact(("H100",), SRC[:1], DAY, source_date="2025-10-01")}))
+    assert "atlas-v--stale" in cells.compact(own, "en", gpus, "gpus", TODAY)
 
 
 def test_a_fact_without_a_quote_shows_none(own):

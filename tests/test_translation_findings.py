@@ -362,7 +362,7 @@ def with_alpha(root: Path, value: str, note: str | None) -> str:
     (root / "data/providers.yaml").write_text(text, encoding="utf-8")
     for lang in atlas.languages:   # the notes of the real providers go with them
         path = root / f"data/i18n/{lang}.yaml"
-        path.write_text(re.sub(r"\nnotes:\n(?:  .*\n|\n)*", "\n", path.read_text(encoding="utf-8")), encoding="utf-8")
+        path.write_text(re.sub(r"(?m)^(?:notes|quotes):.*\n(?:  .*\n|\n)*", "", path.read_text(encoding="utf-8")), encoding="utf-8")
     if note:
         with_english_only_note(root, "alpha", "mps")
     return text

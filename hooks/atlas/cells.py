@@ -15,9 +15,10 @@ from urllib.parse import urlsplit
 
 from markupsafe import escape as e
 
+from . import ages
 from .data import Atlas, Fact, Provider
-from .facts import STALE_AFTER_DAYS
-from .render import local_date, pieces
+from .fragments import with_fragment
+from .render import local_date, local_month, pieces
 
 ICONS = {0: "✓", 1: "◐", 2: "?", 3: "✗"}   # shown beside the words, never instead of them
 TONES = {0: "yes", 1: "partial", 2: "unknown", 3: "no"}
@@ -86,7 +87,7 @@ def compact(atlas: Atlas, lang: str, p: Provider, field: str, today: dt.date) ->
     Unknown without a note is plain and quiet."""
     fact = p.facts[field]
     noted = _noted(atlas, lang, p, field)
-    stale = bool(fact.verified and (today - fact.verified).days > STALE_AFTER_DAYS)
+    stale = fact.known and ages.age(field, fact.verified, fact.source_date, today) is not None
     linked = bool(fact.sources or fact.verified or noted)
     head, inner = _memo(atlas, ("cell", lang, field, fact.value, noted, stale, linked),
                         lambda: _compact_parts(atlas, lang, field, fact, noted, stale, linked))
@@ -130,14 +131,10 @@ def evidence(atlas: Atlas, lang: str, p: Provider, field: str, today: dt.date) -
                    f'<span lang="{e(atlas.languages[0])}">{e(english)}</span> '
                    f'<span class="atlas-ev__untranslated">({e(atlas.t(lang, "table.note_untranslated"))})</span></p>')
     if fact.quote:
-        out.append(_memo(atlas, ("quote", lang, fact.quote, fact.quote_lang, fact.sources[:1]), lambda: _quote(atlas, lang, fact)))
-    if fact.sources or fact.verified:
-        line = []
-        if fact.sources:
-            line.append(_memo(atlas, ("sources", lang, fact.sources), lambda: _sources(atlas, lang, fact.sources)))
-        if fact.verified:
-            line.append(_memo(atlas, ("date", lang, fact.verified, today), lambda: verified_markup(atlas, lang, fact.verified, today)))
-        out.append('<p class="atlas-ev__src">' + " · ".join(line) + "</p>")
+        ours = quote_translation(atlas, lang, p.id, field, fact)
+        out.append(_memo(atlas, ("quote", lang, fact.quote, fact.quote_lang, fact.sources[:1], ours),
+                         lambda: _quote(atlas, lang, fact, ours)))
+    out.append(dates_line(atlas, lang, fact, field, today, atlas.checked.get((p.id, field))))
     out.append("</div>")
     return "".join(out)
 
@@ -154,16 +151,63 @@ def _value_line(atlas: Atlas, lang: str, field: str, fact: Fact) -> str:
             + (f'<span class="atlas-v__icon" aria-hidden="true">{e(icon)}</span> ' if icon else "") + words + "</p>")
 
 
-def _quote(atlas: Atlas, lang: str, fact: Fact) -> str:
+def needs_translation(lang: str, quote_lang: str) -> bool:
+    """A quote the reader of `lang` may not read: neither in the page's language nor in English."""
+    base = quote_lang.split("-")[0].lower()
+    return base not in ("en", lang.split("-")[0].lower())
+
+
+def quote_translation(atlas: Atlas, lang: str, pid: str, field: str, fact: Fact) -> tuple[str, str] | None:
+    """(our translation, its language) of a quote the page's reader may not read: the page
+    language's own, else the English one (shown in English, marked) until it is translated."""
+    if not fact.quote or not needs_translation(lang, fact.quote_lang):
+        return None
+    mine = atlas.words[lang].get(f"quotes.{pid}.{field}")
+    if mine:
+        return mine, lang
+    english = atlas.words[atlas.languages[0]].get(f"quotes.{pid}.{field}")
+    return (english, atlas.languages[0]) if english else None
+
+
+def _quote(atlas: Atlas, lang: str, fact: Fact, ours: tuple[str, str] | None) -> str:
     cite = f' cite="{e(fact.sources[0])}"' if fact.sources else ""
-    return (f'<figure class="atlas-ev__quote"><figcaption>{e(atlas.t(lang, "table.quote_label"))}</figcaption>'
-            f'<blockquote lang="{e(fact.quote_lang)}"{cite}><p>{e(fact.quote)}</p></blockquote></figure>')
+    out = (f'<figure class="atlas-ev__quote"><figcaption>{e(atlas.t(lang, "table.quote_label"))}</figcaption>'
+           f'<blockquote lang="{e(fact.quote_lang)}"{cite}><p>{e(fact.quote)}</p></blockquote>')
+    if ours:
+        text, its_lang = ours
+        marked = (f' lang="{e(its_lang)}"' if its_lang != lang else "")
+        later = (f' <span class="atlas-ev__untranslated">({e(atlas.t(lang, "table.note_untranslated"))})</span>'
+                 if its_lang != lang else "")
+        out += (f'<p class="atlas-ev__ours"><strong>{e(atlas.t(lang, "table.quote_translation"))}:</strong> '
+                f'<span{marked}>{e(text)}</span>{later}</p>')
+    return out + "</figure>"
 
 
-def _sources(atlas: Atlas, lang: str, sources: tuple[str, ...]) -> str:
-    links = ", ".join(f'<a href="{e(u)}" rel="noopener noreferrer nofollow" translate="no">{e(short_url(u))}</a>'
-                      for u in sources)
+def _sources(atlas: Atlas, lang: str, sources: tuple[str, ...], quoted: str | None = None) -> str:
+    """The source links; each of a quoted fact's links carries a text fragment to the quoted words."""
+    links = ", ".join(f'<a href="{e(with_fragment(u, quoted))}" rel="noopener noreferrer nofollow" translate="no">'
+                      f'{e(short_url(u))}</a>' for u in sources)
     return f'{e(atlas.t(lang, "reader.provider.sources"))}: {links}'
+
+
+def dates_line(atlas: Atlas, lang: str, fact: Fact, field: str, today: dt.date, checked: dt.date | None = None) -> str:
+    """Sources · source dated … · verified … · quote found at the source on … · ⚠ may be outdated."""
+    if not (fact.sources or fact.verified):
+        return ""
+    line = []
+    if fact.sources:
+        line.append(_memo(atlas, ("sources", lang, fact.sources, fact.quote),
+                          lambda: _sources(atlas, lang, fact.sources, fact.quote)))
+    if fact.source_date:
+        line.append(_memo(atlas, ("source-date", lang, fact.source_date), lambda: source_date_markup(atlas, lang, fact.source_date)))
+    if fact.verified:
+        line.append(_memo(atlas, ("date", lang, fact.verified), lambda: _dated(lang, pieces(atlas.t(lang, "table.verified")), fact.verified)))
+    if checked and fact.quote:
+        line.append(_memo(atlas, ("checked", lang, checked), lambda: _dated(lang, pieces(atlas.t(lang, "table.checked")), checked)))
+    old = ages.age(field, fact.verified, fact.source_date, today) if fact.known or field == "pricing_page" else None
+    if old:
+        line[-1] += _memo(atlas, ("stale", lang, old), lambda: stale_markup(atlas, lang, old))
+    return '<p class="atlas-ev__src">' + " · ".join(line) + "</p>"
 
 
 def _items(atlas: Atlas, lang: str, field: str, items: tuple[str, ...]) -> str:
@@ -176,15 +220,36 @@ def _items(atlas: Atlas, lang: str, field: str, items: tuple[str, ...]) -> str:
     return ", ".join(out)
 
 
-def verified_markup(atlas: Atlas, lang: str, verified: dt.date, today: dt.date) -> str:
-    """'verified <time>…</time>', and the "may be outdated" mark past STALE_AFTER_DAYS."""
-    when = f'<time datetime="{e(verified.isoformat())}">{e(local_date(verified, lang))}</time>'
-    line = ('<span class="atlas-v__date">' + "".join(
-        str(e(words)) + (when if name else "") for words, name in pieces(atlas.t(lang, "table.verified"))) + "</span>")
-    if (today - verified).days > STALE_AFTER_DAYS:
-        hint = atlas.t(lang, "table.stale_hint", days=STALE_AFTER_DAYS)
-        line += f' <span class="atlas-v__stale" title="{e(hint)}">⚠ {e(atlas.t(lang, "table.stale"))}</span>'
-    return line
+def _dated(lang: str, words: tuple, day: dt.date, shown: str | None = None, iso: str | None = None) -> str:
+    """Translated words (as render.pieces) with their {date} as a <time> element."""
+    when = f'<time datetime="{e(iso or day.isoformat())}">{e(shown or local_date(day, lang))}</time>'
+    return ('<span class="atlas-v__date">' + "".join(
+        str(e(text)) + (when if name else "") for text, name in words) + "</span>")
+
+
+def source_date_markup(atlas: Atlas, lang: str, written: str) -> str:
+    """'source dated June 2023' (a month when the source prints only the month)."""
+    day = ages.parse_source_date(written)
+    shown = local_month(day, lang) if len(written) == 7 else local_date(day, lang)
+    return _dated(lang, pieces(atlas.t(lang, "table.source_dated")), day, shown, written)
+
+
+def stale_markup(atlas: Atlas, lang: str, old: ages.Age) -> str:
+    """The "may be outdated" mark, with why as its tooltip and for screen readers."""
+    if old.reason == "source":
+        hint = atlas.t(lang, "table.stale_source_hint", days=old.limit)
+    else:
+        hint = atlas.t(lang, "table.stale_hint", days=old.limit)
+    return (f' <span class="atlas-v__stale" title="{e(hint)}">⚠ {e(atlas.t(lang, "table.stale"))}'
+            f'<span class="atlas-sr"> ({e(hint)})</span></span>')
+
+
+def verified_markup(atlas: Atlas, lang: str, verified: dt.date, today: dt.date, field: str = "",
+                    source_date: str | None = None) -> str:
+    """'verified <time>…</time>', and the "may be outdated" mark when the older date is past its limit."""
+    line = _dated(lang, pieces(atlas.t(lang, "table.verified")), verified)
+    old = ages.age(field, verified, source_date, today)
+    return line + (stale_markup(atlas, lang, old) if old else "")
 
 
 def short_url(url: str, limit: int = 64) -> str:

@@ -22,12 +22,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from . import ages
 from .data import Atlas, Provider, load_atlas
 from .problems import DataError
 
 ROOT = Path(__file__).resolve().parents[2]
 ABSENT_VALUES = ("no", "none")   # the values that claim a feature is absent
-STALE_AFTER_DAYS = 180
+STALE_AFTER_DAYS = ages.READ_LIMIT_DAYS
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,8 @@ class Stale:
     verified: dt.date
     days: int
     sources: tuple[str, ...]
+    reason: str = "read"                 # "read": verified long ago; "source": the source's own date is old
+    source_date: str | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class Coverage:
     by_field: tuple[tuple[str, Tally], ...]         # field id, in fields.yaml order
     unknown: tuple[tuple[str, tuple[str, ...]], ...]   # provider id -> fields still unknown
     stale: tuple[Stale, ...]
+    dated: Tally = Tally(0, 0)            # sourced facts whose source's own date is recorded
     partial_without_note: tuple[tuple[str, str], ...] = ()   # (provider, field): the policy wants a note
     absence_review: tuple["AbsenceClaim", ...] = ()        # "no" values whose quote does not say so
 
@@ -164,9 +168,16 @@ def count(providers: Iterable[Provider], fields: Iterable[str]) -> Tally:
 def coverage(atlas: Atlas, today: dt.date, stale_after: int = STALE_AFTER_DAYS) -> Coverage:
     """Coverage per provider, per field and overall; unknown cells; sources older than `stale_after` days."""
     fields = atlas.all_fields
-    stale = [Stale(p.id, f, fact.verified, (today - fact.verified).days, fact.sources)
-             for p in atlas.providers for f in fields
-             if (fact := p.facts[f]).known and fact.verified and (today - fact.verified).days > stale_after]
+    stale = []
+    for p in atlas.providers:
+        for f in fields:
+            fact = p.facts[f]
+            old = ages.age(f, fact.verified, fact.source_date, today) if fact.known and fact.verified else None
+            if stale_after != STALE_AFTER_DAYS and fact.known and fact.verified and (today - fact.verified).days > stale_after:
+                old = ages.Age("read", fact.verified, (today - fact.verified).days, stale_after)
+            if old:
+                stale.append(Stale(p.id, f, fact.verified, old.days, fact.sources, old.reason, fact.source_date))
+    known = [p.facts[f] for p in atlas.providers for f in fields if p.facts[f].known]
     return Coverage(
         overall=count(atlas.providers, fields),
         by_provider=tuple((p.id, count([p], fields)) for p in atlas.providers),
@@ -174,6 +185,7 @@ def coverage(atlas: Atlas, today: dt.date, stale_after: int = STALE_AFTER_DAYS) 
         unknown=tuple((p.id, missing) for p in atlas.providers
                       if (missing := tuple(f for f in fields if not p.facts[f].known))),
         stale=tuple(sorted(stale, key=lambda s: (-s.days, s.provider, s.field))),
+        dated=Tally(sum(1 for fact in known if fact.source_date), len(known)),
         partial_without_note=tuple((p.id, f) for p in atlas.providers for f in fields
                                    if p.facts[f].value == "partial"
                                    and any(atlas.note(lang, p.id, f) is None for lang in atlas.languages)),
@@ -191,8 +203,12 @@ def report(cov: Coverage, stale_after: int = STALE_AFTER_DAYS) -> str:
     out += ["", "Per field:"] + [row(name, t) for name, t in cov.by_field]
     out += ["", f"Still unknown ({sum(len(f) for _, f in cov.unknown)} cells):"]
     out += [f"  {pid}: {', '.join(fields)}" for pid, fields in cov.unknown] or ["  none"]
-    out += ["", f"Sources older than {stale_after} days ({len(cov.stale)}):"]
-    out += [f"  {s.provider}.{s.field}: verified {s.verified.isoformat()} ({s.days} days) {' '.join(s.sources)}"
+    out += ["", f"Source's own date recorded (source_date): {cov.dated.sourced} of {cov.dated.total} sourced facts "
+                f"({percent_text(cov.dated)})"]
+    out += ["", f"May be outdated ({len(cov.stale)}): read more than {stale_after} days ago, or the source's own date older "
+                f"than {ages.SOURCE_LIMIT_DEFAULT} days ({', '.join(f'{k} {v}' for k, v in ages.SOURCE_LIMIT_DAYS.items())})"]
+    out += [f"  {s.provider}.{s.field}: " + (f"source dated {s.source_date} ({s.days} days)" if s.reason == "source"
+                                             else f"verified {s.verified.isoformat()} ({s.days} days)") + f" {' '.join(s.sources)}"
             for s in cov.stale] or ["  none"]
     out += ["", f"Partial values without a note in every language ({len(cov.partial_without_note)}):"]
     out += [f"  {pid}.{f}" for pid, f in cov.partial_without_note] or ["  none"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jinja2
 import jinja2.bccache
-from babel.dates import format_date
+from babel.dates import format_date, format_skeleton
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -85,6 +85,16 @@ DATE_PATTERNS = {"vi": "'ngày' d 'tháng' M 'năm' y"}
 def local_date(day: dt.date, lang: str) -> str:
     """A date as readers of `lang` write it (30 नवंबर 2026, ngày 30 tháng 11 năm 2026)."""
     return format_date(day, format=DATE_PATTERNS.get(lang, "long"), locale=lang)
+
+
+MONTH_PATTERNS = {"vi": "'tháng' M 'năm' y"}
+
+
+@lru_cache(maxsize=1024)
+def local_month(day: dt.date, lang: str) -> str:
+    """A month as readers of `lang` write it (June 2023, जून 2023, tháng 6 năm 2023)."""
+    return format_skeleton("yMMMM", day, locale=lang) if lang not in MONTH_PATTERNS else format_date(
+        day, format=MONTH_PATTERNS[lang], locale=lang)
 
 
 @lru_cache(maxsize=1024)

@@ -30,7 +30,8 @@ from .providers import read_providers
 from .quizzes import quiz_structure, quiz_text, read_quizzes
 from .records import Fact, ListField, Provider, Question
 from .site_words import check_site_words
-from .words import check_partial_notes, check_words, nearest_line, twin_keys
+from .checked import read_checked
+from .words import check_partial_notes, check_quote_translations, check_words, nearest_line, twin_keys
 
 __all__ = ["LANGUAGES", "Atlas", "DataError", "Fact", "ListField", "Problem", "Provider", "Question",
            "flatten", "load_atlas", "nearest_line"]
@@ -58,6 +59,7 @@ class Atlas:
     field_order: tuple[str, ...] = ()                   # every field, single and list, as in fields.yaml
     region_choices: tuple[str, ...] = ()                # countries offered in the region filter
     home_region: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # language -> its readers' countries, first
+    checked: Mapping[tuple[str, str], dt.date] = field(default_factory=dict)   # (provider, field) -> quote found at the source (checked.py)
 
     @property
     def all_fields(self) -> tuple[str, ...]:
@@ -134,6 +136,8 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
         check_site_words(word_docs, words, problems)
         if providers_doc:
             check_partial_notes(providers_doc, providers, words["en"], problems)
+            check_quote_translations(providers_doc, providers, word_docs["en"], words["en"], problems)
+    checked = read_checked(root, providers, today, problems)
     if problems:
         raise DataError(_without_consequences(problems, fields_doc, fields, list_fields))
     if choices == "all":   # every country the data has (data/fields.yaml, region_filter)
@@ -148,7 +152,7 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
         quizzes=MappingProxyType(quizzes), quiz_words=MappingProxyType(quiz_words),
         languages=languages, newest_verified=max(dates) if dates else None,
         list_fields=MappingProxyType(list_fields), field_order=order,
-        region_choices=choices, home_region=MappingProxyType(home),
+        region_choices=choices, home_region=MappingProxyType(home), checked=checked,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from ..ages import parse_source_date
 from ..problems import Problem
 from ..urls import url_refusal
 from .checks import describe, is_text
@@ -50,6 +51,8 @@ def check_evidence(doc, at, where, item, value, today, problems) -> bool:
         problems.append(Problem(f, doc.line(*at, "verified"), where,
                                 f"verified found {verified.isoformat()}, allowed: a date no later than today ({today.isoformat()})"))
         ok = False
+    if "source_date" in item:
+        ok = _check_source_date(doc, at, where, item, verified, today, problems) and ok
     if "quote" in item and (not is_text(quote) or HTML_IN_QUOTE.search(quote)):
         problems.append(Problem(f, doc.line(*at, "quote"), where,
                                 f"quote found {describe(quote)}, allowed: plain text copied from the source, no markup"))
@@ -62,6 +65,34 @@ def check_evidence(doc, at, where, item, value, today, problems) -> bool:
                                 "or pt-BR, next to a quote (leave it out for English)"))
         ok = False
     return ok
+
+
+def source_text(value: object) -> str | None:
+    """A checked source date as text: 2023-06-15, or 2023-06 when only the month is printed."""
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value.strip() if isinstance(value, str) else None
+
+
+def _check_source_date(doc, at, where, item, verified, today, problems) -> bool:
+    """source_date: the source's own date (its "last updated", the commit that last changed the
+    cited file), a date or a month, no later than the day it was read."""
+    raw = item.get("source_date")
+    when = parse_source_date(raw.strip() if isinstance(raw, str) else raw)
+    allowed = "allowed: the source's own date as YYYY-MM-DD, or YYYY-MM when it prints only the month"
+    if when is None or (isinstance(raw, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw.strip())):
+        hint = " (write a full date bare, without quotes)" if isinstance(raw, str) and when is not None else ""
+        problems.append(Problem(doc.path, doc.line(*at, "source_date"), where,
+                                f"source_date found {raw!r}{hint}, {allowed}"))
+        return False
+    first = when if isinstance(raw, dt.date) else dt.date(when.year, when.month, 1)   # a month: its first day
+    read = verified if isinstance(verified, dt.date) else today
+    if first > read or first < dt.date(1990, 1, 1):
+        problems.append(Problem(doc.path, doc.line(*at, "source_date"), where,
+                                f"source_date found {source_text(raw)}, after the day it was read ({read.isoformat()})"
+                                if first > read else f"source_date found {source_text(raw)}, before 1990; {allowed}"))
+        return False
+    return True
 
 
 def _date_found(value: object) -> str:

@@ -8,13 +8,13 @@ from .. import countries, yamlsrc
 from ..problems import Problem
 from ..urls import url_refusal
 from .checks import SLUG, describe, is_known, unknown_keys
-from .evidence import check_evidence
+from .evidence import check_evidence, source_text
 from .records import Fact, ListField, Provider
 
 PROVIDER_KEYS = ("id", "name", "homepage", "category", "facts")
 OPTIONAL_KEYS = ("pricing_page",)   # the provider's own GPU pricing page: url, sources, verified, quote
-PRICING_KEYS = ("url", "sources", "verified", "quote", "quote_lang")
-FACT_KEYS = ("value", "sources", "verified", "quote", "quote_lang")
+PRICING_KEYS = ("url", "sources", "verified", "source_date", "quote", "quote_lang")
+FACT_KEYS = ("value", "sources", "verified", "source_date", "quote", "quote_lang")
 
 
 def read_providers(doc: yamlsrc.Doc, fields, list_fields, categories, today, problems) -> tuple[Provider, ...]:
@@ -131,7 +131,7 @@ def _facts(doc, i, who, raw, fields, list_fields, today, problems) -> dict[str, 
             facts[fid] = Fact(value, tuple(item.get("sources") or ()),
                               verified if isinstance(verified, dt.date) else None,
                               quote.strip() if isinstance(quote, str) else None,
-                              item.get("quote_lang") or "en")
+                              item.get("quote_lang") or "en", source_text(item.get("source_date")))
     return facts
 
 
@@ -155,7 +155,7 @@ def _pricing(doc, i, who, raw, today, problems) -> Fact | None:
         return None
     quote = raw.get("quote")
     return Fact(url, tuple(raw["sources"]), raw["verified"], quote.strip() if isinstance(quote, str) else None,
-                raw.get("quote_lang") or "en")
+                raw.get("quote_lang") or "en", source_text(raw.get("source_date")))
 
 
 def _list_allowed(spec: ListField) -> str:

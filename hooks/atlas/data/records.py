@@ -15,6 +15,7 @@ class Fact:
     verified: dt.date | None = None
     quote: str | None = None       # evidence from the source, plain text: shown as a quotation in the details
     quote_lang: str = "en"         # the quote's language (BCP 47), for the quotation's lang attribute
+    source_date: str | None = None  # the source's own date as written: YYYY-MM-DD, or YYYY-MM (ages.py)
 
     @property
     def known(self) -> bool:

@@ -23,7 +23,8 @@ USED_BY = {
     "overrides/partials/copyright.html": "site.built_with",
     "hooks/atlas/markers.py": "glossary.english glossary.more_terms quiz.generated_title site.language_name",
     "hooks/atlas/cells.py": """reader.provider.sources table.note table.note_untranslated table.quote_label table.stale
-        table.stale_hint{days} table.verified{date}""",
+        table.stale_hint{days} table.stale_source_hint{days} table.verified{date} table.source_dated{date}
+        table.checked{date} table.quote_translation""",
     "hooks/atlas/tables.py": """table.add{provider} table.caption{count,group} table.prices{provider} table.coverage{percent,sourced,total}
         table.pending{sourced,total} table.region_option{country} values.unknown""",
     "hooks/atlas/templates/table.html": """table.category table.filter_hint table.filter_label table.legend_details

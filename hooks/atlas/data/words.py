@@ -70,7 +70,7 @@ def check_words(docs, words, fields, groups, categories, provider_ids, rules, pr
         if lang == "en":
             continue
         for key in sorted(set(en) - set(mine)):
-            if key.startswith("notes."):   # an English-only note is shown in English, marked (cells.evidence)
+            if key.startswith(("notes.", "quotes.")):   # shown in English, marked, until translated (cells.evidence)
                 continue
             problems.append(Problem(doc.path, nearest_line(doc, list(en), key), f"key '{key}'",
                                     f"missing {lang} text for an English key (English has it at {endoc.path}:"
@@ -143,6 +143,33 @@ def check_partial_notes(doc: yamlsrc.Doc, providers: tuple[Provider, ...], en: M
                                         f"provider '{p.id}', field '{fid}'",
                                         f"value 'partial' has no note; allowed: 'partial' with a note naming its "
                                         f"limit, as notes.{p.id}.{fid} in data/i18n/en.yaml (translations may follow)"))
+
+
+def check_quote_translations(doc: yamlsrc.Doc, providers: tuple[Provider, ...], endoc: yamlsrc.Doc,
+                             en: Mapping[str, Any], problems: list[Problem]) -> None:
+    """A quote in a language that is not English has our English translation
+    (quotes.<provider>.<field> in data/i18n/en.yaml), shown to readers who may not read the
+    quote's language; other languages translate it in turn (cells.quote_translation). A
+    translation for a quote that is English, or absent, is refused: it would be shown for nothing."""
+    records = doc.data.get("providers") if isinstance(doc.data, dict) else None
+    index = {rec["id"]: i for i, rec in enumerate(records or []) if isinstance(rec, dict) and isinstance(rec.get("id"), str)}
+    foreign = set()
+    for p in providers:
+        facts = dict(p.facts, **({"pricing_page": p.pricing} if p.pricing else {}))
+        for fid, fact in facts.items():
+            if not fact.quote or fact.quote_lang.split("-")[0].lower() == "en":
+                continue
+            foreign.add(f"quotes.{p.id}.{fid}")
+            if f"quotes.{p.id}.{fid}" not in en and p.id in index:
+                at = ("providers", index[p.id]) + (("pricing_page",) if fid == "pricing_page" else ("facts", fid))
+                problems.append(Problem(doc.path, doc.line(*at, "quote_lang"), f"provider '{p.id}', field '{fid}'",
+                                        f"a quote in '{fact.quote_lang}' has no English translation; allowed: a quote in "
+                                        f"another language with ours as quotes.{p.id}.{fid} in data/i18n/en.yaml"))
+    for key in en:
+        if key.startswith("quotes.") and key not in foreign and index:
+            problems.append(Problem(endoc.path, endoc.line(*key.split(".")), f"key '{key}'",
+                                    "translation of a quote that is in English or does not exist; allowed: "
+                                    "quotes.<provider>.<field> for a fact whose quote_lang is not English"))
 
 
 def _format_problem(text: str) -> str | None:

@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONPATH := $(CURDIR)/hooks
 
-.PHONY: help serve build test i18n i18n-sync facts bench audit lighthouse clean
+.PHONY: help serve build test i18n i18n-sync facts recheck bench audit lighthouse clean
 .DEFAULT_GOAL := help
 
 # `make` alone, or `make help`: every target with the words after its `##` (one line each).
@@ -71,6 +71,9 @@ new-language: $(STAMP)  ## add a language in one command: make new-language CODE
 
 facts: $(STAMP)  ## coverage of provider facts: per provider and field, cells still unknown, old sources
 	$(BIN)/python -m atlas.facts
+
+recheck: $(STAMP)  ## is each quote still at its source? writes recheck-report.json and data/checked.yaml (PROVIDER=aws: one provider)
+	$(BIN)/python -m atlas.recheck $(if $(PROVIDER),--provider "$$PROVIDER",)
 
 bench: $(STAMP)  ## build time and memory against bare MkDocs, at 20 and 300 pages, 30 vs 1,000 providers, one language (BEFORE=<commit> adds that commit)
 	ROUNDS=$(or $(ROUNDS),5) $(BIN)/python tests/bench.py

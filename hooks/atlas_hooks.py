@@ -44,6 +44,8 @@ from atlas import files as atlas_files   # event arguments are called `files` (M
 from atlas.cache import atlas_for, current
 from atlas.data import Atlas
 from atlas.problems import DataError
+from atlas.urls import is_http_url
+from atlas import changes, export
 
 ROOT = Path(__file__).resolve().parent.parent
 _not_found: dict[str, str] = {}                       # language -> 404 page
@@ -243,6 +245,7 @@ def on_post_build(*, config: MkDocsConfig) -> None:
     seo.sitemap_in_every_folder(site, tuple(_built(config, current(ROOT))), default)
     lastmod.rewrite_sitemaps(site, ROOT, config.site_url or "", tuple(_built(config, current(ROOT))), default)
     assets.bundle(site)
+    _publish_data(site, config, default)
     _memo.clear()
     tables.forget_cells()   # kept from the tables to the provider pages, which show the same cells
     for lang, html in _not_found.items():
@@ -251,7 +254,30 @@ def on_post_build(*, config: MkDocsConfig) -> None:
         target.write_text(html, encoding="utf-8")
 
 
+def _publish_data(site: Path, config: MkDocsConfig, default: str) -> None:
+    """The open data (data/facts.json, .csv, .schema.json: export.py) and each language's Atom
+    feed of value changes (changes.xml beside its changes page: changes.py)."""
+    atlas = current(ROOT)
+    for rel, text in export.files(atlas, config.site_url or "").items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(text, encoding="utf-8")
+    found = changes.history(ROOT)
+    for lang in _built(config, atlas):
+        folder = site if lang == default else site / lang
+        page_url = f"{config.site_url or ''}{'' if lang == default else lang + '/'}changes.html"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "changes.xml").write_text(changes.feed(atlas, lang, found, page_url, _repo_url(config), config.site_url or ""),
+                                            encoding="utf-8")
+
+
 PERMALINK_TITLE = 'title="Permanent link"'   # the toc extension's default, set once for all languages
+
+
+def _repo_url(config: MkDocsConfig) -> str:
+    """The repository commits link to (extra.atlas.repo_url, ATLAS_REPO_URL for a fork)."""
+    atlas = config.extra.get("atlas")
+    url = atlas.get("repo_url", "") if isinstance(atlas, dict) else ""
+    return url.rstrip("/") if isinstance(url, str) and is_http_url(url) else ""
 
 
 def _report_url(config: MkDocsConfig) -> object:
@@ -317,7 +343,8 @@ def _context(atlas: Atlas, lang: str, config: MkDocsConfig) -> markers.Context:
     report_url = _report.get(lang) or _report.get("") or str(_report_url(config))   # the language's own first
     return markers.Context(atlas, lang, _today(), report_url,
                            extra={"status": status,
-                                  **markers.reader_blocks(atlas, lang, _today(), lambda: _reader_data(atlas))},
+                                  **markers.reader_blocks(atlas, lang, _today(), lambda: _reader_data(atlas), ROOT,
+                                                          _repo_url(config))},
                            terms=tuple(_glossary), memo=_memo.setdefault(lang, {}))
 
 

@@ -102,7 +102,7 @@ def check(root: Path = ROOT, languages: tuple[str, ...] | None = None) -> Report
         ctx = lambda lang: markers.Context(  # noqa: E731
             atlas, lang, dt.date.today(), "",
             extra={"status": lambda: translations.render_status(atlas, docs, lang),
-                   **markers.reader_blocks(atlas, lang, dt.date.today(), lambda: reader.for_markers(root, atlas))},
+                   **markers.reader_blocks(atlas, lang, dt.date.today(), lambda: reader.for_markers(root, atlas), root)},
             terms=tuple(terms))
         report.failures += markers.check_tree(docs, texts, ctx)
     en_pages = translations.english_pages(docs)

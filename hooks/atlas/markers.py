@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import chooser, glossary, quizzes, side_by_side, tables
+from . import changes, chooser, glossary, quizzes, side_by_side, tables
 from .data import Atlas
 # Finding markers and swapping them for slots live a layer down, in marker_syntax (sanitize
 # reads pages with them too); they are named here as well, for the callers that render.
@@ -160,14 +160,17 @@ def located(rel: str, error: str, dropped: int = 0) -> str:
 
 ALLOWED = ("<!-- providers:table feature=GROUP -->, <!-- providers:matrix -->, <!-- providers:list -->, "
            "<!-- quiz:ID -->, <!-- quiz:generated feature=FIELD count=N -->, <!-- i18n:status -->, "
-           "<!-- glossary:terms -->, <!-- reader:choose -->, <!-- reader:side-by-side -->")
+           "<!-- glossary:terms -->, <!-- reader:choose -->, <!-- reader:side-by-side -->, <!-- reader:changes -->")
 
 
-def reader_blocks(atlas, lang: str, today, reader_data: Callable[[], object]) -> dict[str, Callable[[], str]]:
-    """The reader tools' markers (<!-- reader:choose -->, <!-- reader:side-by-side -->) for a
-    Context's `extra`, the same for the build and `make i18n`."""
+def reader_blocks(atlas, lang: str, today, reader_data: Callable[[], object], root: Path | None = None,
+                  repo_url: str = "") -> dict[str, Callable[[], str]]:
+    """The reader tools' markers (<!-- reader:choose -->, <!-- reader:side-by-side -->,
+    <!-- reader:changes -->) for a Context's `extra`, the same for the build and `make i18n`."""
+    to_root = "" if lang == atlas.languages[0] else "../"   # the changes page sits at its language's root
     return {"choose": lambda: chooser.render_chooser(atlas, reader_data(), lang),
-            "side-by-side": lambda: side_by_side.render(atlas, lang)}
+            "side-by-side": lambda: side_by_side.render(atlas, lang),
+            "changes": lambda: changes.render(atlas, lang, changes.history(root) if root else None, repo_url, to_root)}
 
 
 def _render_markdown(m: Marker, ctx: Context) -> str:

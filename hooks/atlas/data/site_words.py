@@ -20,7 +20,9 @@ USED_BY = {
     "hooks/atlas_hooks.py": """site.nav_untranslated site.not_translated_body site.not_translated_title
         site.outdated_body site.outdated_link site.outdated_title site.permalink_title site.reading_time{minutes}""",
     "overrides/404.html": "site.not_found_body site.not_found_home site.not_found_title",
-    "overrides/partials/copyright.html": "site.built_with",
+    "overrides/partials/copyright.html": "site.built_with site.license_line",
+    "hooks/atlas/changes.py": """changes.absent changes.added changes.download changes.feed changes.feed_title
+        changes.items_added{item} changes.items_removed{item} changes.license changes.none changes.pricing_page changes.removed changes.unavailable changes.was_now{item,name}""",
     "hooks/atlas/markers.py": "glossary.english glossary.more_terms quiz.generated_title site.language_name",
     "hooks/atlas/cells.py": """reader.provider.sources table.note table.note_untranslated table.quote_label table.stale
         table.stale_hint{days} table.stale_source_hint{days} table.verified{date} table.source_dated{date}

@@ -222,3 +222,43 @@ def test_broken_placeholder(scratch):
     write(scratch, "data/i18n/hi.yaml", hi)
     problems = problems_for(scratch)
     assert any("key 'site.reading_time': placeholders found ['मिनट'], allowed: ['minutes']" in p for p in problems), problems
+
+
+def _real_problems(scratch: Path, providers_text: str | None = None, en_text: str | None = None) -> list[str]:
+    if providers_text is not None:
+        write(scratch, "data/providers.yaml", providers_text)
+    if en_text is not None:
+        write(scratch, "data/i18n/en.yaml", en_text)
+    try:
+        load_atlas(scratch, today=dt.date(2026, 12, 6))
+    except DataError as exc:
+        return [str(p) for p in exc.problems]
+    return []
+
+
+def test_a_quote_in_another_language_needs_our_english_translation(scratch):
+    en = (scratch / "data/i18n/en.yaml").read_text(encoding="utf-8")
+    without = re.sub(r'(?m)^  aws:\n    mps: ".*"\n', "", en[en.index("\nquotes:"):])
+    problems = _real_problems(scratch, en_text=en[:en.index("\nquotes:")] + without)
+    text = (scratch / "data/providers.yaml").read_text(encoding="utf-8")
+    line = text[:text.index("quote_lang: ja")].count("\n") + 1
+    assert f"data/providers.yaml:{line}: provider 'aws', field 'mps': a quote in 'ja' has no English translation" in "\n".join(problems), problems
+    # and a translation of nothing is refused where it is written
+    extra = en.replace("\nquotes:", "\nquotes:\n  aws:\n    ssh: Our words for an English quote.", 1).replace("\n  aws:\n    mps:", "\n    mps:", 1)
+    problems = _real_problems(scratch, en_text=extra)
+    assert any("key 'quotes.aws.ssh': translation of a quote that is in English or does not exist" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("written, needle", [
+    ("source_date: 2023-13", "source_date found '2023-13'"),
+    ('source_date: "2023-06-15"', "(write a full date bare, without quotes)"),
+    ("source_date: 2027-01-02", "after the day it was read"),
+    ("source_date: 1980-01-01", "before 1990"),
+])
+def test_a_source_date_is_a_date_or_month_no_later_than_the_reading(scratch, written, needle):
+    text = (scratch / "data/providers.yaml").read_text(encoding="utf-8")
+    first = text.index("        verified: ", text.index("      kubernetes:"))
+    end = text.index("\n", first)
+    line = text[:end].count("\n") + 2
+    problems = _real_problems(scratch, text[:end] + "\n        " + written + text[end:])
+    assert any(p.startswith(f"data/providers.yaml:{line}:") and needle in p for p in problems), problems

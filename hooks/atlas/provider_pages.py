@@ -139,7 +139,7 @@ def _frame(atlas: Atlas, reader: ReaderData, lang: str, titles: dict[str, str], 
             "intro": f"<p>{t('intro')}</p>",
             "names": {f: escape(atlas.t(lang, f"fields.{f}.label")) for f in atlas.all_fields},
             "links": links,
-            "table": ('<div class="atlas-table__scroll" role="region" aria-labelledby="atlas-provider-caption" tabindex="0">\n'
+            "table": ('<div class="atlas-table__scroll atlas-table__scroll--page" role="region" aria-labelledby="atlas-provider-caption" tabindex="0">\n'
                       '<table class="atlas-table__table atlas-provider__facts">\n',
                       f'\n<thead>\n<tr><th scope="col">{t("field")}</th><th scope="col">{t("value")}</th>'
                       f'<th scope="col">{t("read_more")}</th></tr>\n</thead>\n<tbody>'),

@@ -136,7 +136,7 @@ def load_atlas(root: Path, languages: tuple[str, ...] = LANGUAGES,
         check_site_words(word_docs, words, problems)
         if providers_doc:
             check_partial_notes(providers_doc, providers, words["en"], problems)
-            check_quote_translations(providers_doc, providers, word_docs["en"], words["en"], problems)
+            check_quote_translations(providers_doc, providers, word_docs["en"], words["en"], problems, whole=known_ids is not None)
     checked = read_checked(root, providers, today, problems)
     if problems:
         raise DataError(_without_consequences(problems, fields_doc, fields, list_fields))

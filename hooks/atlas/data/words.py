@@ -146,7 +146,7 @@ def check_partial_notes(doc: yamlsrc.Doc, providers: tuple[Provider, ...], en: M
 
 
 def check_quote_translations(doc: yamlsrc.Doc, providers: tuple[Provider, ...], endoc: yamlsrc.Doc,
-                             en: Mapping[str, Any], problems: list[Problem]) -> None:
+                             en: Mapping[str, Any], problems: list[Problem], whole: bool = True) -> None:
     """A quote in a language that is not English has our English translation
     (quotes.<provider>.<field> in data/i18n/en.yaml), shown to readers who may not read the
     quote's language; other languages translate it in turn (cells.quote_translation). A
@@ -166,7 +166,7 @@ def check_quote_translations(doc: yamlsrc.Doc, providers: tuple[Provider, ...], 
                                         f"a quote in '{fact.quote_lang}' has no English translation; allowed: a quote in "
                                         f"another language with ours as quotes.{p.id}.{fid} in data/i18n/en.yaml"))
     for key in en:
-        if key.startswith("quotes.") and key not in foreign and index:
+        if key.startswith("quotes.") and key not in foreign and whole:   # unknowable when a record was refused
             problems.append(Problem(endoc.path, endoc.line(*key.split(".")), f"key '{key}'",
                                     "translation of a quote that is in English or does not exist; allowed: "
                                     "quotes.<provider>.<field> for a fact whose quote_lang is not English"))

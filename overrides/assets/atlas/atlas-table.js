@@ -94,6 +94,7 @@
       body.textContent = ""
       if (ev) {
         body.appendChild(document.importNode(ev, true))
+        reveal(row, scroll)
       } else {
         var p = document.createElement("p")
         p.textContent = texts.failed + " "
@@ -104,6 +105,21 @@
         body.appendChild(p)
       }
     })
+  }
+
+  // An opened details row is shown whole (issue 35): the table's own scroll box scrolls just
+  // enough to show it (its start first, when it is taller than the box), then the window does.
+  function reveal(row, scroll) {
+    if (!row.isConnected) return
+    if (scroll) {
+      var r = row.getBoundingClientRect(), b = scroll.getBoundingClientRect()
+      if (r.bottom > b.bottom) scroll.scrollTop += Math.min(r.bottom - b.bottom, r.top - b.top)
+      else if (r.top < b.top) scroll.scrollTop -= b.top - r.top
+    }
+    var w = row.getBoundingClientRect()
+    if (w.bottom > window.innerHeight || w.top < 0) {
+      window.scrollBy(0, w.top < 0 || w.height > window.innerHeight ? w.top - 8 : w.bottom - window.innerHeight + 8)
+    }
   }
 
   // A value link becomes a button named "Details: provider, capability: value".

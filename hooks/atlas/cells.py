@@ -107,7 +107,8 @@ def _compact_parts(atlas: Atlas, lang: str, field: str, fact: Fact, noted: bool,
         items = [atlas.item_label(lang, field, i) for i in fact.value]
         inner = "".join(f'<span class="atlas-v__chip">{e(i)}</span>' for i in items[:CHIPS])
         if len(items) > CHIPS:
-            inner += f'<span class="atlas-v__chip atlas-v__chip--more">+{len(items) - CHIPS}</span>'
+            inner += (f'<span class="atlas-v__chip atlas-v__chip--more" title="{e(", ".join(items[CHIPS:]))}">'
+                      f'+{len(items) - CHIPS}</span>')
         listed = f' data-words="{e(", ".join(items))}"'   # the filter reads the items not shown
     else:
         label = (atlas.t(lang, f"fields.{field}.empty") if field in atlas.list_fields and fact.known

@@ -99,8 +99,11 @@ def choices(atlas: Atlas, need: Need) -> tuple[str, ...]:
     """The items offered for a list need: the region filter's countries, then every country
     or item present in sourced data; for a closed list, its items."""
     spec = atlas.list_fields[need.field]
-    if spec.items is not None:
+    if spec.items is not None and spec.item_words:   # payment methods, tax invoices: every item has words
         return spec.items
+    if spec.items is not None:   # GPU models: those some provider has, in data/fields.yaml's order
+        have = {i for p in atlas.providers if p.facts[need.field].known for i in p.facts[need.field].value}
+        return tuple(i for i in spec.items if i in have)
     seen = dict.fromkeys(atlas.region_choices)
     for p in atlas.providers:
         fact = p.facts[need.field]

@@ -245,10 +245,50 @@
     function fold(text) {
       return text.normalize("NFD").replace(/[\u0300-\u036f\u093c]/g, "").replace(/đ/g, "d").toLowerCase()
     }
-    // What a row is found by: its words, and the items of list cells that show only the first few.
+    // What a row is found by: the words a reader sees (never the words kept for screen readers,
+    // such as a details button's field name, nor the "why it matched" note), and the items of
+    // list cells that show only the first few.
+    function visible(node, out) {
+      if (node.nodeType === 3) out.push(node.nodeValue)
+      else if (node.nodeType === 1 && node.tagName !== "TEMPLATE" && node.getAttribute("aria-hidden") !== "true" &&
+               !node.classList.contains("atlas-sr") && !node.classList.contains("atlas-match")) {
+        for (var c = node.firstChild; c; c = c.nextSibling) visible(c, out)
+      }
+      return out
+    }
     function rowText(row) {
       var extra = Array.prototype.map.call(row.querySelectorAll("[data-words]"), function (c) { return c.getAttribute("data-words") })
-      return fold(row.textContent + " " + extra.join(" "))
+      return fold(visible(row, []).join(" ") + " " + extra.join(" "))
+    }
+    // A list cell shows its first items and "+N": while the filter names items hidden behind
+    // "+N", they are shown first, marked, so the row shows why it matched.
+    function showMatching(cell, query) {
+      var chips = Array.prototype.slice.call(cell.querySelectorAll(".atlas-v__chip"))
+      if (!chips.length) return
+      if (!cell.atlasChips) cell.atlasChips = chips.map(function (c) { return c.cloneNode(true) })
+      var items = cell.getAttribute("data-words").split(", ")
+      var hits = query ? items.filter(function (i) { return fold(i).indexOf(query) !== -1 }) : []
+      var first = cell.atlasChips.filter(function (c) { return !c.classList.contains("atlas-v__chip--more") }).length
+      var parent = chips[0].parentNode
+      chips.forEach(function (c) { c.remove() })
+      var hidden = hits.filter(function (i) { return items.indexOf(i) >= first })
+      if (!hidden.length) {
+        cell.atlasChips.forEach(function (c) { parent.appendChild(c.cloneNode(true)) })
+        return
+      }
+      var shown = hits.concat(items.filter(function (i) { return hits.indexOf(i) === -1 })).slice(0, Math.max(first, hits.length))
+      shown.forEach(function (i) {
+        var chip = document.createElement("span")
+        chip.className = "atlas-v__chip" + (hits.indexOf(i) !== -1 ? " atlas-v__chip--match" : "")
+        chip.textContent = i
+        parent.appendChild(chip)
+      })
+      if (items.length > shown.length) {
+        var more = document.createElement("span")
+        more.className = "atlas-v__chip atlas-v__chip--more"
+        more.textContent = "+" + (items.length - shown.length)
+        parent.appendChild(more)
+      }
     }
     function applyFilter() {
       close(false)
@@ -260,6 +300,7 @@
         // Why a row matched a country: "GPUs in India" under the provider's name.
         var why = ticked.filter(function (b) { return have.indexOf(b.value) !== -1 })
           .map(function (b) { return b.parentNode.textContent.trim() }).join("; ")
+        Array.prototype.forEach.call(row.querySelectorAll("[data-words]"), function (c) { showMatching(c, query) })
         var match = (!ticked.length || why) && (!query || rowText(row).indexOf(query) !== -1)
         var note = row.cells[0].querySelector(".atlas-match")
         if (!note) {

@@ -107,19 +107,13 @@
     })
   }
 
-  // An opened details row is shown whole (issue 35): the table's own scroll box scrolls just
-  // enough to show it (its start first, when it is taller than the box), then the window does.
-  function reveal(row, scroll) {
-    if (!row.isConnected) return
-    if (scroll) {
-      var r = row.getBoundingClientRect(), b = scroll.getBoundingClientRect()
-      if (r.bottom > b.bottom) scroll.scrollTop += Math.min(r.bottom - b.bottom, r.top - b.top)
-      else if (r.top < b.top) scroll.scrollTop -= b.top - r.top
-    }
-    var w = row.getBoundingClientRect()
-    if (w.bottom > window.innerHeight || w.top < 0) {
-      window.scrollBy(0, w.top < 0 || w.height > window.innerHeight ? w.top - 8 : w.bottom - window.innerHeight + 8)
-    }
+  // An opened details row is shown whole (issue 35): its table's box scrolls to it (its start
+  // first when taller), then the window does.
+  function reveal(row, box) {
+    var r = row.getBoundingClientRect(), b = box ? box.getBoundingClientRect() : r
+    if (r.bottom > b.bottom || r.top < b.top) box.scrollTop += r.bottom > b.bottom ? Math.min(r.bottom - b.bottom, r.top - b.top) : r.top - b.top
+    r = row.getBoundingClientRect()
+    if (r.bottom > innerHeight || r.top < 0) scrollBy(0, r.top < 0 || r.height > innerHeight ? r.top - 8 : r.bottom - innerHeight + 8)
   }
 
   // A value link becomes a button named "Details: provider, capability: value".
@@ -245,50 +239,25 @@
     function fold(text) {
       return text.normalize("NFD").replace(/[\u0300-\u036f\u093c]/g, "").replace(/đ/g, "d").toLowerCase()
     }
-    // What a row is found by: the words a reader sees (never the words kept for screen readers,
-    // such as a details button's field name, nor the "why it matched" note), and the items of
-    // list cells that show only the first few.
-    function visible(node, out) {
-      if (node.nodeType === 3) out.push(node.nodeValue)
-      else if (node.nodeType === 1 && node.tagName !== "TEMPLATE" && node.getAttribute("aria-hidden") !== "true" &&
-               !node.classList.contains("atlas-sr") && !node.classList.contains("atlas-match")) {
-        for (var c = node.firstChild; c; c = c.nextSibling) visible(c, out)
-      }
-      return out
+    // What a row is found by: the words a reader sees (not screen-reader labels nor the "why it
+    // matched" note) and the items of list cells hidden behind "+N".
+    function visible(n) {
+      if (n.nodeType === 3) return n.nodeValue
+      if (n.nodeType !== 1 || n.tagName === "TEMPLATE" || n.matches(".atlas-sr,.atlas-match,[aria-hidden=true]")) return ""
+      return Array.prototype.map.call(n.childNodes, visible).join(" ")
     }
     function rowText(row) {
-      var extra = Array.prototype.map.call(row.querySelectorAll("[data-words]"), function (c) { return c.getAttribute("data-words") })
-      return fold(visible(row, []).join(" ") + " " + extra.join(" "))
+      return fold(visible(row) + Array.prototype.map.call(row.querySelectorAll("[data-words]"), function (c) { return " " + c.getAttribute("data-words") }).join(""))
     }
-    // A list cell shows its first items and "+N": while the filter names items hidden behind
-    // "+N", they are shown first, marked, so the row shows why it matched.
+    // While the filter names items hidden behind "+N", that chip shows them, marked.
     function showMatching(cell, query) {
-      var chips = Array.prototype.slice.call(cell.querySelectorAll(".atlas-v__chip"))
-      if (!chips.length) return
-      if (!cell.atlasChips) cell.atlasChips = chips.map(function (c) { return c.cloneNode(true) })
+      var more = cell.querySelector(".atlas-v__chip--more")
+      if (!more) return
+      if (!more.atlasText) more.atlasText = more.textContent
       var items = cell.getAttribute("data-words").split(", ")
-      var hits = query ? items.filter(function (i) { return fold(i).indexOf(query) !== -1 }) : []
-      var first = cell.atlasChips.filter(function (c) { return !c.classList.contains("atlas-v__chip--more") }).length
-      var parent = chips[0].parentNode
-      chips.forEach(function (c) { c.remove() })
-      var hidden = hits.filter(function (i) { return items.indexOf(i) >= first })
-      if (!hidden.length) {
-        cell.atlasChips.forEach(function (c) { parent.appendChild(c.cloneNode(true)) })
-        return
-      }
-      var shown = hits.concat(items.filter(function (i) { return hits.indexOf(i) === -1 })).slice(0, Math.max(first, hits.length))
-      shown.forEach(function (i) {
-        var chip = document.createElement("span")
-        chip.className = "atlas-v__chip" + (hits.indexOf(i) !== -1 ? " atlas-v__chip--match" : "")
-        chip.textContent = i
-        parent.appendChild(chip)
-      })
-      if (items.length > shown.length) {
-        var more = document.createElement("span")
-        more.className = "atlas-v__chip atlas-v__chip--more"
-        more.textContent = "+" + (items.length - shown.length)
-        parent.appendChild(more)
-      }
+      var hits = query ? items.slice(cell.querySelectorAll(".atlas-v__chip").length - 1).filter(function (i) { return fold(i).indexOf(query) !== -1 }) : []
+      more.textContent = hits.length ? hits.join(", ") + (items.length > hits.length + 2 ? " +" + (items.length - hits.length - 2) : "") : more.atlasText
+      more.classList.toggle("atlas-v__chip--match", hits.length > 0)
     }
     function applyFilter() {
       close(false)

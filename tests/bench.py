@@ -107,14 +107,16 @@ def grow_providers(root: Path, count: int) -> Path:
                               name=f"{real[i % len(real)]['name']} #{i}") if i >= len(real) else real[i]
                          for i in range(count)]
     path.write_text(yaml.dump(data, Dumper=yaml.CSafeDumper, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    # Each copy carries its original's notes (a `partial` value must have one), in every language.
+    # Each copy carries its original's notes (a `partial` value must have one) and the translations
+    # of its quotes in other languages (each such quote must have one), in every language.
     for words_file in sorted((root / "data/i18n").glob("*.yaml")):
         words = yaml.load(words_file.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
-        notes = words.get("notes") or {}
-        for i in range(len(real), count):
-            original = real[i % len(real)]["id"]
-            if original in notes:
-                notes[f"{original}-x{i}"] = copy.deepcopy(notes[original])   # no YAML aliases
+        for section in ("notes", "quotes"):
+            found = words.get(section) or {}
+            for i in range(len(real), count):
+                original = real[i % len(real)]["id"]
+                if original in found:
+                    found[f"{original}-x{i}"] = copy.deepcopy(found[original])   # no YAML aliases
         words_file.write_text(yaml.dump(words, Dumper=yaml.CSafeDumper, allow_unicode=True, sort_keys=False),
                               encoding="utf-8")
     return root

@@ -167,3 +167,22 @@ def test_html_leak_check_ignores_code_names_and_other_languages():
     html = ('<p>हम <code>kubectl get pods --all-namespaces</code> चलाते हैं।</p><p>Kubernetes</p><p>H100 NVLink</p>'
             '<a lang="en" hreflang="en">English</a><pre>the cat is on the mat</pre>')
     assert html_leaks.english_strings(html, "hi", frozenset({"Kubernetes"})) == []
+
+
+def test_one_word_per_concept_where_the_reviews_found_two():
+    """Hindi: सुविधा for a capability (क्षमता stays for capacity); Vietnamese: distinct words for a
+    persistent volume, durable storage, a process rank, a team, a node pool and gang scheduling
+    (native reviews of 2026-12-06). The avoid lists hold the Vietnamese variants in every page;
+    these are the places where Hindi names a capability, and the glossary's own words."""
+    from atlas.data import flatten
+    hi = flatten(yaml.safe_load((ROOT / "data/i18n/hi.yaml").read_text(encoding="utf-8")))
+    for key in ("groups.all", "reader.provider.field", "reader.compare.field", "reader.provider.caption"):
+        assert "सुविधा" in hi[key] and "क्षमता" not in hi[key], (key, hi[key])
+    terms = {t["id"]: t for t in yaml.safe_load((ROOT / "data/glossary.yaml").read_text(encoding="utf-8"))["terms"]}
+    assert terms["capability"]["hi"]["use"] == "सुविधा" and terms["capacity"]["hi"]["use"] == "क्षमता"
+    vi = {i: terms[i]["vi"]["use"].casefold() for i in ("persistent-volume", "durable-storage", "rank", "team", "node-pool",
+                                                          "gang-scheduling")}
+    assert len(set(vi.values())) == len(vi), vi
+    assert "thứ hạng" in terms["rank"]["vi"]["avoid"] and "lập lịch theo nhóm" in terms["gang-scheduling"]["vi"]["avoid"]
+    assert "volume lưu trữ bền vững" in terms["persistent-volume"]["vi"]["avoid"]
+    assert not any(v.startswith("nhóm") for k, v in vi.items() if k != "node-pool")   # nhóm: node pools only

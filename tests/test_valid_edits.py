@@ -131,7 +131,7 @@ description: Những điều cần kiểm tra trước khi phục vụ mô hình
 
 | Mục | Lý do |
 |---|---|
-| Volume lưu trữ bền vững | Trọng số vẫn còn sau khi khởi động lại. |
+| Volume lưu trữ lâu dài | Trọng số vẫn còn sau khi khởi động lại. |
 | Tính tiền theo giây | Những phút rảnh tốn ít tiền hơn. |
 
 Hãy đọc [hướng dẫn lưu trữ](storage.md) trước khi chọn.

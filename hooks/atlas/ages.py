@@ -16,6 +16,7 @@ import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 READ_LIMIT_DAYS = 180
 SOURCE_LIMIT_DAYS = {"gpus": 365, "regions": 365}
@@ -34,7 +35,12 @@ def parse_source_date(value: object) -> dt.date | None:
         return None
     if isinstance(value, dt.date):
         return value
-    m = SOURCE_DATE.match(value) if isinstance(value, str) else None
+    return _parse_text(value) if isinstance(value, str) else None
+
+
+@lru_cache(maxsize=4096)   # a few hundred distinct dates, asked for in every cell and evidence block
+def _parse_text(value: str) -> dt.date | None:
+    m = SOURCE_DATE.match(value)
     if not m:
         return None
     year, month = int(m.group(1)), int(m.group(2))

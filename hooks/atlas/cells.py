@@ -195,19 +195,23 @@ def dates_line(atlas: Atlas, lang: str, fact: Fact, field: str, today: dt.date, 
     """Sources · source dated … · verified … · quote found at the source on … · ⚠ may be outdated."""
     if not (fact.sources or fact.verified):
         return ""
+    old = ages.age(field, fact.verified, fact.source_date, today) if fact.known or field == "pricing_page" else None
+    return _memo(atlas, ("dates", lang, fact.sources, fact.quote, fact.source_date, fact.verified, checked, old),
+                 lambda: _dates_line(atlas, lang, fact, checked, old))
+
+
+def _dates_line(atlas: Atlas, lang: str, fact: Fact, checked: dt.date | None, old: ages.Age | None) -> str:
     line = []
     if fact.sources:
-        line.append(_memo(atlas, ("sources", lang, fact.sources, fact.quote),
-                          lambda: _sources(atlas, lang, fact.sources, fact.quote)))
+        line.append(_sources(atlas, lang, fact.sources, fact.quote))
     if fact.source_date:
         line.append(_memo(atlas, ("source-date", lang, fact.source_date), lambda: source_date_markup(atlas, lang, fact.source_date)))
     if fact.verified:
         line.append(_memo(atlas, ("date", lang, fact.verified), lambda: _dated(lang, pieces(atlas.t(lang, "table.verified")), fact.verified)))
     if checked and fact.quote:
         line.append(_memo(atlas, ("checked", lang, checked), lambda: _dated(lang, pieces(atlas.t(lang, "table.checked")), checked)))
-    old = ages.age(field, fact.verified, fact.source_date, today) if fact.known or field == "pricing_page" else None
     if old:
-        line[-1] += _memo(atlas, ("stale", lang, old), lambda: stale_markup(atlas, lang, old))
+        line[-1] += stale_markup(atlas, lang, old)
     return '<p class="atlas-ev__src">' + " · ".join(line) + "</p>"
 
 

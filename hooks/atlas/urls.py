@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from . import invisible
@@ -20,7 +21,12 @@ URL_HOST = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1
 
 def is_http_url(value: object) -> bool:
     """An absolute http(s) URL with a host: no credentials, spaces, backslashes or controls."""
-    if not isinstance(value, str) or len(value) > 2000 or URL_REFUSED.search(value) or invisible.first(value):
+    return isinstance(value, str) and _is_http_url(value)
+
+
+@lru_cache(maxsize=16384)   # a pure check of text: a source cited by several facts is checked once
+def _is_http_url(value: str) -> bool:
+    if len(value) > 2000 or URL_REFUSED.search(value) or invisible.first(value):
         return False
     try:
         parts = urlsplit(value)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 
@@ -16,10 +16,12 @@ class Fact:
     quote: str | None = None       # evidence from the source, plain text: shown as a quotation in the details
     quote_lang: str = "en"         # the quote's language (BCP 47), for the quotation's lang attribute
     source_date: str | None = None  # the source's own date as written: YYYY-MM-DD, or YYYY-MM (ages.py)
+    # Whether a source says anything: asked about half a million times in a 1,000-provider build,
+    # so it is worked out once (an attribute, not a property).
+    known: bool = field(init=False, compare=False, repr=False)
 
-    @property
-    def known(self) -> bool:
-        return self.value != "unknown"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "known", self.value != "unknown")
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ def search(pg, server, path, query):
     box.fill(query)
     box.press("End")   # Material searches on key-up; fill() sends none
     pg.wait_for_selector(".md-search-result__item > a")   # results arrive from the search worker
-    return pg.eval_on_selector_all(".md-search-result__item > a", "els => els.map(e => e.href)")
+    # the address without "?h=…", the words Material highlights on arrival (they name our extra query terms)
+    return pg.eval_on_selector_all(".md-search-result__item > a", "els => els.map(e => e.href.replace(/\\?h=[^#]*/, ''))")
 
 
 @pytest.mark.parametrize("path, prefix", [("/index.html", "/"), ("/hi/index.html", "/hi/"), ("/vi/index.html", "/vi/")])
@@ -48,7 +49,10 @@ def test_vietnamese_search_without_diacritics_finds_and_shows_original(page, ser
     assert "lưu trữ" in text.lower()
     assert "<mark>" in page.inner_html(".md-search-result__list")   # matches highlighted in the original text
     with_marks = search(page, server, "/vi/index.html", "lưu trữ")
-    assert set(with_marks) == set(links)   # typing the diacritics finds the same pages
+    # typing the diacritics finds the same pages; exact spellings rank higher (issue 35), so the
+    # pages at the end of the list shown may trade places with the next ones
+    assert with_marks[0] == links[0] and "/vi/guides/storage.html" in with_marks[0]
+    assert len(set(with_marks) ^ set(links)) <= 2, (with_marks, links)
 
 
 def test_hindi_search_ignores_nukta(page, server, built_site):

@@ -130,13 +130,15 @@ def test_our_scripts_and_styles_a_reader_loads_stay_within_their_gzip_budget(bui
     11.5 KB since offline copies (issue 32: the shim's loader, +0.1 KB) and the local buyer's table
     (issue 33: countries folded away, why a row matched, the pricing link: +0.2 KB), measured 11.4 KB.
     12 KB since filters read only what a reader sees, "+N" shows the models a filter names and an
-    opened details row scrolls into view (issue 35: +0.5 KB of script), measured 11.9 KB in hi and vi."""
+    opened details row scrolls into view (issue 35: +0.5 KB of script), measured 11.9 KB in hi and vi.
+    12.5 KB since Vietnamese and Hindi search rank phrases and exact accents (issue 35: +0.45 KB in
+    the search worker's language file, hi and vi only), measured 12.1 KB in hi and vi, 11.1 KB in en."""
     import gzip
     page = (built_site / ("" if lang == "en" else lang) / "guides/storage.html").read_text(encoding="utf-8")
     ours = re.findall(r'(?:src|href)="(?:\.\./)*(assets/atlas/[^"]+)"', page)
     assert sorted(ours) == sorted(PAGE_ASSETS), ours   # one script, one stylesheet
     sizes = {name: len(gzip.compress((built_site / name).read_bytes(), 9)) for name in our_assets(built_site, lang)}
-    assert sum(sizes.values()) < 12 * 1024, sizes
+    assert sum(sizes.values()) < 12.5 * 1024, sizes
 
 
 def test_bundle_keeps_every_script_and_separates_them():

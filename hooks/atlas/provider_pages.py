@@ -225,7 +225,11 @@ def search_entry(atlas: Atlas, lang: str, p: Provider, location: str) -> dict[st
             value = atlas.value_label(lang, f, fact.value)
         note = atlas.note(lang, p.id, f)
         words.append(f"{atlas.t(lang, f'fields.{f}.label')}: {value}" + (f" ({note})" if note else ""))
-    return {"location": location, "title": str(escape(p.name)), "text": str(escape(" · ".join(words)))}
+    # Half weight: a provider page lists facts in a few words each, and short pages win lunr's
+    # length-normalised score, so for a concept ("node pool", "निजी रजिस्ट्री") every provider whose
+    # notes name it outranked the guide that explains it. A provider's name is in its title, which
+    # counts a thousand times more, so a search for the provider still finds its page first.
+    return {"location": location, "title": str(escape(p.name)), "text": str(escape(" · ".join(words))), "boost": 0.5}
 
 
 def expand_sitemap(text: str, ids: list[str]) -> str:

@@ -26,7 +26,8 @@ def suite_copy(tmp_path, code: str):
     repo = make_repo(tmp_path / "repo")
     for name in ("tests", ):
         shutil.copytree(ROOT / name, repo / name, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
-    shutil.copy2(ROOT / "pytest.ini", repo / "pytest.ini")
+    for name in ("pytest.ini", "LICENSE", "LICENSE-DATA", "README.md"):
+        shutil.copy2(ROOT / name, repo / name)
     git(repo, "init", "-q", "-b", "main", ".")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "the site")

@@ -93,7 +93,7 @@ def test_changes_page_and_feed_list_value_changes_newest_first_in_every_language
         folder = built_site / ("" if lang == LANGS[0] else lang)
         page = (folder / "changes.html").read_text(encoding="utf-8")
         linked = re.findall(r'class="atlas-changes__commit" href="[^"]*/commit/([0-9a-f]{40})"', page)
-        if not commits:
+        if len(commits) < 2:   # a copy without history, or with one version: nothing to compare
             assert 'class="atlas-changes__none"' in page and not linked, lang
             continue
         assert linked and set(linked) <= commits, lang
@@ -141,7 +141,7 @@ def test_changes_come_from_the_history_and_say_what_it_was(tmp_path):
     vi = (site / "vi/changes.html").read_text(encoding="utf-8")
     assert "thêm Đức" in vi and "trước: Có; nay: Một phần" in vi
     hi = (site / "hi/changes.html").read_text(encoding="utf-8")
-    assert "जर्मनी जोड़ा गया" in hi
+    assert "जर्मनी को जोड़ा गया" in hi
     feed = ET.fromstring((site / "vi/changes.xml").read_bytes())
     assert len(feed.findall(f"{ATOM}entry")) == 2
 

@@ -245,7 +245,10 @@ def test_search_loads_its_index_when_focused_says_so_and_folds(browser, slow_ser
     box.press("End")
     second = _results(pg)
     context.close()
-    assert set(second) == set(first), queries
+    # the same pages, whichever spelling: exact spellings rank higher (issue 35), so a page at the end of
+    # the list shown may trade places with the next one; the words to highlight (?h=) differ by design
+    strip = lambda hrefs: [h.split("?")[0] + ("#" + h.split("#", 1)[1] if "#" in h else "") for h in hrefs]  # noqa: E731
+    assert strip(second)[0] == strip(first)[0] and len(set(strip(second)) ^ set(strip(first))) <= 2, queries
 
 
 def test_a_page_opened_from_a_search_result_highlights_its_words(browser, slow_server, built_site):

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from markupsafe import escape as e
 
-from . import ages
+from . import ages, collation
 from .data import Atlas, Fact, Provider
 from .fragments import with_fragment
 from .render import local_date, local_month, pieces
@@ -104,7 +104,7 @@ def _compact_parts(atlas: Atlas, lang: str, field: str, fact: Fact, noted: bool,
     value = " ".join(fact.value) if isinstance(fact.value, tuple) else fact.value
     listed = ""
     if kind == "list":
-        items = [atlas.item_label(lang, field, i) for i in fact.value]
+        items = [atlas.item_label(lang, field, i) for i in ordered(atlas, lang, field, fact.value)]
         inner = "".join(f'<span class="atlas-v__chip">{e(i)}</span>' for i in items[:CHIPS])
         if len(items) > CHIPS:
             inner += (f'<span class="atlas-v__chip atlas-v__chip--more" title="{e(", ".join(items[CHIPS:]))}">'
@@ -215,10 +215,20 @@ def _dates_line(atlas: Atlas, lang: str, fact: Fact, checked: dt.date | None, ol
     return '<p class="atlas-ev__src">' + " · ".join(line) + "</p>"
 
 
+def ordered(atlas: Atlas, lang: str, field: str, items: tuple[str, ...]) -> list[str]:
+    """Countries as the page's readers look for them: their own and next door first (hi: India;
+    vi: Vietnam, then Singapore), then by name in the page's language; other lists as written."""
+    if atlas.list_fields[field].items is not None:
+        return list(items)
+    home = atlas.home_region.get(lang, ())
+    order = collation.key(lang)
+    return sorted(items, key=lambda c: (c not in home, home.index(c) if c in home else 0, order(atlas.country(lang, c))))
+
+
 def _items(atlas: Atlas, lang: str, field: str, items: tuple[str, ...]) -> str:
     """A list value in words, each item marked with its code (a country's name, titled with its code)."""
     out = []
-    for item in items:
+    for item in ordered(atlas, lang, field, items):
         words = atlas.item_label(lang, field, item)
         title = f' title="{e(item)}"' if words != item else ""
         out.append(f'<span data-item="{e(item)}"{title}>{e(words)}</span>')

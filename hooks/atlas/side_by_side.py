@@ -69,7 +69,7 @@ def render(atlas: Atlas, lang: str) -> str:
         for f in mine:
             out.append(f'<tr data-field="{e(f)}"><th scope="row" class="atlas-table__provider">'
                        f'{e(atlas.t(lang, f"fields.{f}.label"))}'
-                       f' <span class="atlas-sbs__differs" hidden>≠ {t("differs")}</span></th></tr>')
+                       f' <span class="atlas-sbs__differs" hidden><span class="atlas-sbs__ne" aria-hidden="true">≠</span> {t("differs")}</span></th></tr>')
     # Where provider pages are: beside the providers overview (made relative to this page like
     # every atlas-root: link; a link to a folder would be no page of the site).
     out += ['</tbody>', '</table>', '</div>', f'<a href="{ROOT_LINK}providers.html" data-sbs-pages hidden></a>', '</div>', '</div>']

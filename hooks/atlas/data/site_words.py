@@ -30,7 +30,7 @@ USED_BY = {
     "hooks/atlas/tables.py": """table.add{provider} table.caption{count,group} table.prices{provider} table.coverage{percent,sourced,total}
         table.pending{sourced,total} table.region_option{country} values.unknown""",
     "hooks/atlas/templates/table.html": """table.category table.filter_hint table.filter_label table.legend_details
-        table.legend_icons table.legend_terms table.legend_title table.no_match table.provider table.region_hint
+        table.legend_icons table.legend_terms table.sentence_end table.legend_title table.no_match table.provider table.region_hint
         table.region_legend table.region_more{count} table.shown{shown,total} table.sort_hint""",
     "hooks/atlas/provider_pages.py": """reader.compare.link reader.provider.all_providers reader.provider.caption{name}
         reader.provider.category reader.provider.choose reader.provider.description{name} reader.provider.field

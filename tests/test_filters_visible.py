@@ -18,25 +18,25 @@ def _prefix(lang: str) -> str:
     return "" if lang == LANGS[0] else lang + "/"
 
 
+def _filtered(page, server, lang: str, rel: str, words: str):
+    """The table of `rel` filtered by `words`, and the providers its shown rows are for."""
+    page.goto(f"{server}/{_prefix(lang)}{rel}")
+    box = page.locator("[data-atlas-table]").first
+    box.locator("[data-atlas-filter]").fill(words)
+    page.wait_for_timeout(400)
+    return box, set(box.locator("tbody tr[data-provider]:not([hidden])").evaluate_all("rs => rs.map(r => r.dataset.provider)"))
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_typing_a_currency_keeps_only_rows_that_show_it(page, server, atlas, lang):
-    page.goto(f"{server}/{_prefix(lang)}compare/buying-india.html")
-    box = page.locator("[data-atlas-table]").first
-    box.locator("[data-atlas-filter]").fill("INR")
-    page.wait_for_timeout(400)
-    shown = set(box.locator("tbody tr[data-provider]:not([hidden])").evaluate_all("rs => rs.map(r => r.dataset.provider)"))
+    _, shown = _filtered(page, server, lang, "compare/buying-india.html", "INR")
     billed = {p.id for p in atlas.providers if p.facts["local_billing"].known and "INR" in p.facts["local_billing"].value}
     assert shown == billed, (sorted(shown - billed), sorted(billed - shown))
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_gpu_model_behind_more_is_shown_marked_when_the_filter_names_it(page, server, atlas, lang):
-    page.goto(f"{server}/{_prefix(lang)}compare/regions-gpus.html")
-    box = page.locator("[data-atlas-table]").first
-    box.locator("[data-atlas-filter]").fill("H200")
-    page.wait_for_timeout(400)
-    rows = box.locator("tbody tr[data-provider]:not([hidden])")
-    shown = set(rows.evaluate_all("rs => rs.map(r => r.dataset.provider)"))
+    box, shown = _filtered(page, server, lang, "compare/regions-gpus.html", "H200")
     have = {p.id for p in atlas.providers if p.facts["gpus"].known and any("H200" in m for m in p.facts["gpus"].value)}
     assert shown == have   # GH200 contains H200: a text filter finds it, as the reader sees
     hidden_before = [p.id for p in atlas.providers if "H200" in p.facts["gpus"].value and list(p.facts["gpus"].value).index("H200") >= 2]

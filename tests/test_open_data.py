@@ -154,3 +154,37 @@ def test_a_copy_without_history_says_so(tmp_path):
     for lang in LANGS:
         page = (site / ("" if lang == LANGS[0] else lang) / "changes.html").read_text(encoding="utf-8")
         assert 'class="atlas-changes__none"' in page
+
+
+def test_a_hostile_version_in_the_history_neither_hangs_nor_breaks_the_build(tmp_path):
+    """Every version of providers.yaml in the history is read, a pull request's own commits too: one
+    whose value is a nest of aliases (a billion values if expanded), and one that is not YAML at all,
+    are skipped or read as "not recorded", quickly."""
+    import time
+    root = copy_repo(tmp_path / "repo")
+    git = lambda *a: subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.com", *a],  # noqa: E731
+                                    capture_output=True, text=True, check=True)
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "first")
+    path = root / "data/providers.yaml"
+    good = path.read_text(encoding="utf-8")
+    bomb = "".join(f"b{i}: &b{i} [*b{i - 1}, *b{i - 1}, *b{i - 1}, *b{i - 1}, *b{i - 1}, *b{i - 1}, *b{i - 1}, *b{i - 1}, *b{i - 1}]\n"
+                   for i in range(1, 10))
+    start = good.index("  - id: salad")
+    value = good.index("value:", good.index("      spot:", start))
+    end = good.index("\n", value)
+    path.write_text("b0: &b0 [x]\n" + bomb + good[:value] + "value: *b9" + good[end:], encoding="utf-8")
+    git("commit", "-qam", "a nest of aliases")
+    path.write_text("# the same nest again: two versions compared\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    git("commit", "-qam", "a nest of aliases, twice")
+    path.write_text("providers: [\n  {{{{\n", encoding="utf-8")
+    git("commit", "-qam", "not YAML")
+    path.write_text(good, encoding="utf-8")
+    git("commit", "-qam", "back")
+    started = time.monotonic()
+    result = mkdocs_build(root, tmp_path / "site")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert time.monotonic() - started < 120
+    page = (tmp_path / "site/changes.html").read_text(encoding="utf-8")
+    assert "SaladCloud" in page and "x, x" not in page and "[x" not in page   # the nest is never shown

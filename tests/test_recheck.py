@@ -69,6 +69,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_response(302)
             self.send_header("Location", "ftp://127.0.0.1/file")
             self.end_headers()
+        elif path == "/odd-charset":   # a charset Python does not know
+            body = PAGES["/found"].encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=x-no-such-charset")
+            self.end_headers()
+            self.wfile.write(body)
+        elif path == "/drip":   # a byte just often enough never to time out
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            try:
+                for _ in range(40):
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                    time.sleep(0.4)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
         elif path == "/slow":
             time.sleep(3)
             self.send_response(200)
@@ -109,6 +126,8 @@ CASES = {   # field of the scratch provider -> (path, expected status)
     "spot": ("/broken", "unreachable"),
     "billing": ("/ftp", "refused"),
     "interconnect": ("/tidy", "found"),
+    "mps": ("/odd-charset", "found"),
+    "mig": ("/drip", "unreachable"),
 }
 
 
@@ -171,11 +190,12 @@ def test_make_recheck_reports_each_status_and_records_what_it_found(tmp_path, se
     assert re.match(r"^data/providers.yaml$", by_field["kubernetes"]["file"]) and by_field["kubernetes"]["line"] > 1
     # the readable table names each problem with its file and line
     assert re.search(r"^changed +aws\.custom_images +data/providers\.yaml:\d+ ", result.stdout, re.M)
-    assert "totals: found 2, changed 1, moved 1, gone 2, unreachable 4, refused 1" in result.stdout
+    assert "totals: found 3, changed 1, moved 1, gone 2, unreachable 5, refused 1" in result.stdout
+    assert "not read within 3 s" in by_field["mig"]["detail"]
     assert all(a.startswith("CloudGPUAtlas-recheck/") for a in Handler.agents)
     # the found quotes' day is recorded beside the data, not in it, and the site shows it
     checked = yaml.safe_load((root / "data/checked.yaml").read_text())["checked"]
-    assert set(checked["aws"]) == {"kubernetes", "interconnect", "registry_auth"}   # moved: the quote is there too
+    assert set(checked["aws"]) == {"kubernetes", "interconnect", "registry_auth", "mps"}   # moved: the quote is there too
     assert checked["aws"]["kubernetes"]["found"] == dt.datetime.now(dt.timezone.utc).date()
     from atlas.data import load_atlas
     atlas = load_atlas(root)
@@ -209,6 +229,7 @@ def test_an_unknown_provider_or_broken_data_cannot_run(tmp_path, server):
 
 @pytest.mark.parametrize("url", ["http://10.1.2.3/x", "http://169.254.169.254/latest/meta-data/", "http://[::1]/",
                                  "http://localhost/", "http://0.0.0.0/", "http://192.168.0.1/", "ftp://example.com/x",
+                                 "http://[::ffff:127.0.0.1]/", "http://[64:ff9b::a9fe:a9fe]/", "http://100.64.0.1/",
                                  "file:///etc/passwd"])
 def test_addresses_that_are_not_public_are_never_fetched(url, monkeypatch):
     monkeypatch.delenv("RECHECK_ALLOW_PRIVATE", raising=False)
@@ -234,13 +255,13 @@ def test_every_quote_found_exits_zero_and_keeps_earlier_days_for_unchanged_quote
     module = [str(ROOT / ".venv/bin/python"), "-m", "atlas.recheck", "--root", str(root)]
     result = subprocess.run(module, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout
-    assert "11 of 11 quoted facts found" in result.stdout
+    assert f"{len(CASES)} of {len(CASES)} quoted facts found" in result.stdout
     # an entry whose quote a person has since changed is no longer shown
     data = (root / "data/providers.yaml").read_text(encoding="utf-8")
     (root / "data/providers.yaml").write_text(data.replace(QUOTE, "GPU Droplets keep their disks", 1), encoding="utf-8")
     from atlas.data import load_atlas
     atlas = load_atlas(root)
-    assert len(atlas.checked) == 10
+    assert len(atlas.checked) == len(CASES) - 1
 
 
 class FakeGitHub(http.server.BaseHTTPRequestHandler):

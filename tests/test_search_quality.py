@@ -34,5 +34,9 @@ def test_exact_accents_rank_first_and_folded_queries_still_find(page, server):
     assert "guides/spot-capacity.html" in plain and "guides/data-residency.html" in plain   # unaccented finds both
     # a phrase outranks pages that hold its syllables apart (the torchrun rendezvous, "điểm hẹn")
     assert search(page, server, "vi", "diem hen")[0] == "guides/multi-node-training.html"
+    # the reader's own query syntax still works: a field, a required word, a fuzzy word
+    assert "guides/storage.html" in search(page, server, "vi", "title:lưu")
+    assert "guides/storage.html" in search(page, server, "vi", "+lưu +trữ")[:2]
+    assert search(page, server, "vi", "kubernetes~1")
     # the nukta folds both ways
     assert search(page, server, "hi", "जरूरत के हिसाब से")[0] == search(page, server, "hi", "ज़रूरत के हिसाब से")[0]

@@ -259,14 +259,6 @@ def stale_markup(atlas: Atlas, lang: str, old: ages.Age) -> str:
             f'<span class="atlas-sr"> ({e(hint)})</span></span>')
 
 
-def verified_markup(atlas: Atlas, lang: str, verified: dt.date, today: dt.date, field: str = "",
-                    source_date: str | None = None) -> str:
-    """'verified <time>…</time>', and the "may be outdated" mark when the older date is past its limit."""
-    line = _dated(lang, pieces(atlas.t(lang, "table.verified")), verified)
-    old = ages.age(field, verified, source_date, today)
-    return line + (stale_markup(atlas, lang, old) if old else "")
-
-
 def short_url(url: str, limit: int = 64) -> str:
     """A source URL as link text a reader can scan: host and path, the middle elided when long."""
     parts = urlsplit(url)

@@ -26,6 +26,12 @@ from .render import local_date
 FILE = "data/providers.yaml"
 PAGE_LIMIT = 300      # changes listed on the page
 FEED_LIMIT = 60       # entries in the feed
+# Every version in the history is read, pull requests' intermediate commits included: bounded so
+# that none can make the build slow or large (a version over MAX_BYTES is skipped, only the newest
+# MAX_VERSIONS are compared), and values are read only as text or lists of text (an aliased nest
+# of lists is not compared deeply; a value of another shape counts as "not recorded").
+MAX_VERSIONS = 200
+MAX_BYTES = 5 * 1024 * 1024
 _YAML = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -53,7 +59,7 @@ def _values(text: str) -> dict[str, tuple[str, dict[str, object]]]:
     parse (a broken commit) counts as no data."""
     try:
         data = yaml.load(text, Loader=_YAML)
-    except yaml.YAMLError:
+    except Exception:   # noqa: BLE001 - a version that does not parse, or nests too deep, is no data
         return {}
     out = {}
     for rec in (data or {}).get("providers", []) if isinstance(data, dict) else []:
@@ -61,13 +67,24 @@ def _values(text: str) -> dict[str, tuple[str, dict[str, object]]]:
             continue
         values = {}
         for field, fact in rec["facts"].items():
-            value = fact.get("value") if isinstance(fact, dict) else fact
-            values[str(field)] = tuple(value) if isinstance(value, list) else value
+            value = _plain(fact.get("value") if isinstance(fact, dict) else fact)
+            if value is not None:
+                values[str(field)] = value
         pricing = rec.get("pricing_page")
-        if isinstance(pricing, dict) and pricing.get("url"):
+        if isinstance(pricing, dict) and isinstance(pricing.get("url"), str):
             values["pricing_page"] = pricing["url"]
-        out[rec["id"]] = (str(rec.get("name", rec["id"])), values)
+        name = rec.get("name")
+        out[rec["id"]] = (name if isinstance(name, str) else rec["id"], values)
     return out
+
+
+def _plain(value: object) -> str | tuple[str, ...] | None:
+    """A value as text, or a list as a tuple of text; anything else as None."""
+    if isinstance(value, (str, int, float, bool)):
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, (str, int, float, bool)) for v in value):
+        return tuple(str(v) for v in value)
+    return None
 
 
 def history(root: Path) -> tuple[Change, ...] | None:
@@ -82,11 +99,14 @@ def history(root: Path) -> tuple[Change, ...] | None:
 
 @lru_cache(maxsize=4)
 def _history(root: str, head: str) -> tuple[Change, ...]:
-    log = _git(Path(root), "log", "--reverse", "--format=%H %cI", "--", FILE) or ""
+    log = _git(Path(root), "log", f"--max-count={MAX_VERSIONS}", "--format=%H %cI", "--", FILE) or ""
     changes: list[Change] = []
     before: dict = {}
-    for line in log.splitlines():
+    for line in reversed(log.splitlines()):
         sha, when = line.split(" ", 1)
+        size = _git(Path(root), "cat-file", "-s", f"{sha}:{FILE}")
+        if size is None or not size.strip().isdigit() or int(size) > MAX_BYTES:
+            continue
         text = _git(Path(root), "show", f"{sha}:{FILE}")
         if text is None:
             continue

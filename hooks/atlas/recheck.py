@@ -12,13 +12,14 @@ and the quote is looked for in the page's text. Each (fact, URL) gets one status
     changed      the page was read and the quote is gone
     moved        the URL redirects elsewhere (the quote is still looked for there)
     gone         404 or 410
-    unreachable  timeout, DNS, TLS, 5xx, another 4xx, or a page over the size cap
+    unreachable  timeout, DNS, TLS, 5xx, another 4xx, a page over the size cap or too slow to read
     refused      not http(s), or an address that is private, loopback, link-local or otherwise
-                 not public: never fetched, so a pull request cannot make the job probe the
+                 not public (an IPv6 form of an IPv4 address is judged by the IPv4 address): never fetched, so a pull request cannot make the job probe the
                  runner's network (RECHECK_ALLOW_PRIVATE=1 lifts this, for tests only)
 
-Bounded: RECHECK_TIMEOUT seconds per request (15), RECHECK_MAX_BYTES per page (5 MB), four
-requests at a time and one at a time per host, one user agent, at most five redirects, no retries.
+Bounded: RECHECK_TIMEOUT seconds per request (15) and three times that to read a page,
+RECHECK_MAX_BYTES per page (5 MB), four requests at a time and one at a time per host, one user
+agent, at most five redirects, no retries.
 
 It writes `recheck-report.json` (README, "Re-checking sources", documents its fields), prints a
 table, and records in data/checked.yaml the day each found quote was found (data/checked.py says
@@ -38,6 +39,7 @@ import re
 import socket
 import sys
 import threading
+import time
 import unicodedata
 import urllib.error
 import urllib.request
@@ -155,7 +157,10 @@ class _Text(html.parser.HTMLParser):
 def page_text(body: bytes, content_type: str) -> str:
     """A page's readable text: HTML without its tags, scripts and styles; anything else as text."""
     charset = re.search(r"charset=([\w-]+)", content_type or "")
-    text = body.decode(charset.group(1) if charset else "utf-8", errors="replace")
+    try:
+        text = body.decode(charset.group(1) if charset else "utf-8", errors="replace")
+    except LookupError:   # a charset Python does not know: read it as UTF-8
+        text = body.decode("utf-8", errors="replace")
     if "html" in (content_type or "") or re.match(r"\s*(<!doctype html|<html)", text[:200], re.I):
         parser = _Text()
         parser.feed(text)
@@ -186,9 +191,22 @@ def refusal(url: str) -> str | None:
         return None if isinstance(exc, socket.gaierror) else f"host {parts.hostname!r} cannot be resolved safely"
     for info in infos:
         address = ipaddress.ip_address(info[4][0].split("%")[0])
-        if not address.is_global or address.is_multicast:
+        if not _public(address):
             return f"{parts.hostname} is {address}, not a public address"
     return None
+
+
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+
+def _public(address) -> bool:
+    """A global unicast address; an IPv6 form of an IPv4 address (mapped, or NAT64) is judged by it."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped:
+            address = address.ipv4_mapped
+        elif address in NAT64:
+            address = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    return address.is_global and not address.is_multicast
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -222,6 +240,21 @@ def _same_place(a: str, b: str) -> bool:
         and pa.query == pb.query
 
 
+def _read_within(response, cap: int, deadline: float) -> bytes | None:
+    """Up to cap + 1 bytes, in chunks, or None past the deadline: the socket timeout bounds each
+    wait, this bounds a server that sends a byte just often enough to never time out."""
+    chunks, size = [], 0
+    while size <= cap:
+        if time.monotonic() > deadline:
+            return None
+        chunk = response.read(min(65536, cap + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def read(url: str) -> Read:
     """Read one URL within the bounds; never raises."""
     start = current = fetch_url(url)
@@ -236,7 +269,9 @@ def read(url: str) -> Read:
                 length = response.headers.get("Content-Length")
                 if length and length.isdigit() and int(length) > cap:
                     return Read("unreachable", response.status, current, f"page of {int(length):,} bytes, over the {cap:,}-byte cap; not read")
-                body = response.read(cap + 1)
+                body = _read_within(response, cap, time.monotonic() + 3 * timeout())
+                if body is None:
+                    return Read("unreachable", response.status, current, f"page not read within {3 * timeout():g} s")
                 if len(body) > cap:
                     return Read("unreachable", response.status, current, f"page over the {cap:,}-byte cap; not read")
                 text = page_text(body, response.headers.get("Content-Type", ""))
@@ -253,6 +288,8 @@ def read(url: str) -> Read:
         except (urllib.error.URLError, OSError, ValueError) as exc:   # DNS, TLS, refused connection, timeout
             reason = getattr(exc, "reason", exc)
             return Read("unreachable", None, current, f"{type(reason).__name__}: {reason}"[:300])
+        except Exception as exc:   # noqa: BLE001 - a page must never stop the run: its row says what happened
+            return Read("unreachable", None, current, f"{type(exc).__name__}: {exc}"[:300])
     return Read("unreachable", None, current, f"more than {MAX_REDIRECTS} redirects")
 
 

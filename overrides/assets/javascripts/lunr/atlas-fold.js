@@ -43,11 +43,12 @@ self.atlasFoldLanguage = function (lunr, code, fold, edge) {
     var terms = str.split(/\s+/).filter(function (t) { return t && !/^[+-]?\*?$/.test(t) })
     var parts = [], near = [], only = terms.length > 1 ? "text:" : ""
     terms.forEach(function (term) {
-      var m = /^([+-]?)(.*?)(\*?)((?:\^\d+)?)$/.exec(term)
-      var typed = m[2].normalize("NFC").toLowerCase().replace(edge, ""), f = fold(typed)
+      // presence, a field the reader named, the word, Material's "*", a fuzzy "~1", a boost "^2"
+      var m = /^([+-]?)(?:(title|text|tags):)?(.*?)(\*?)((?:~\d+)?)((?:\^\d+)?)$/.exec(term)
+      var typed = m[3].normalize("NFC").toLowerCase().replace(edge, ""), f = fold(typed)
       if (!f) return
-      parts.push(m[1] + (m[1] ? "" : only) + f + m[3] + m[4])
-      if (m[1] === "-") return
+      parts.push(m[1] + (m[2] ? m[2] + ":" : m[1] ? "" : only) + f + m[4] + m[5] + m[6])
+      if (m[1] === "-" || m[2] || m[5]) return   // the reader's own query syntax: nothing added to it
       if (f !== typed) parts.push(only + typed + "^3")
       near.push(f)
     })

@@ -35,46 +35,32 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):   # quiet
         pass
 
+    def _page(self, text: str, content_type: str) -> None:
+        body = text.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_GET(self):  # noqa: N802
         Handler.agents.append(self.headers.get("User-Agent", ""))
         path = self.path.split("?")[0]
+        redirects = {"/moved": (301, "/elsewhere"), "/tidy": (301, "/tidy/"),   # a trailing slash is not a move
+                     "/ftp": (302, "ftp://127.0.0.1/file")}
         if path in PAGES:
-            body = PAGES[path].encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        elif path == "/moved":
-            self.send_response(301)
-            self.send_header("Location", "/elsewhere")
-            self.end_headers()
-        elif path == "/tidy":   # a trailing slash is not a move
-            self.send_response(301)
-            self.send_header("Location", "/tidy/")
-            self.end_headers()
+            self._page(PAGES[path], "text/html; charset=utf-8")
         elif path == "/tidy/":
-            body = PAGES["/found"].encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.end_headers()
-            self.wfile.write(body)
-        elif path in ("/gone", "/gone410"):
-            self.send_response(404 if path == "/gone" else 410)
-            self.end_headers()
-        elif path == "/broken":
-            self.send_response(503)
-            self.end_headers()
-        elif path == "/ftp":
-            self.send_response(302)
-            self.send_header("Location", "ftp://127.0.0.1/file")
-            self.end_headers()
+            self._page(PAGES["/found"], "text/html")
         elif path == "/odd-charset":   # a charset Python does not know
-            body = PAGES["/found"].encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=x-no-such-charset")
+            self._page(PAGES["/found"], "text/html; charset=x-no-such-charset")
+        elif path in redirects:
+            self.send_response(redirects[path][0])
+            self.send_header("Location", redirects[path][1])
             self.end_headers()
-            self.wfile.write(body)
+        elif path in ("/gone", "/gone410", "/broken"):
+            self.send_response({"/gone": 404, "/gone410": 410, "/broken": 503}[path])
+            self.end_headers()
         elif path == "/drip":   # a byte just often enough never to time out
             self.send_response(200)
             self.send_header("Content-Type", "text/html")

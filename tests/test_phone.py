@@ -56,7 +56,9 @@ new PerformanceObserver((list) => {
 MEASURED = """() => {
   const fcp = performance.getEntriesByName("first-contentful-paint")[0];
   const ours = performance.getEntriesByType("resource").find((r) => r.name.endsWith("/assets/atlas/atlas.js"));
-  return {shifts: window.__shifts, painted: fcp ? fcp.startTime : null, script: ours ? ours.responseEnd : null};
+  const nav = performance.getEntriesByType("navigation")[0];
+  return {shifts: window.__shifts, painted: fcp ? fcp.startTime : null, script: ours ? ours.responseEnd : null,
+          parsed: nav ? nav.domInteractive : null};
 }"""
 
 
@@ -135,11 +137,13 @@ def _total(m: dict) -> float:
 
 
 def _while_parsing(m: dict) -> bool:
-    """Over the limit with a shift before our script arrived: the page was painted while its HTML
-    was still being parsed (a table grows its columns as rows come), which a machine busy with
-    six pages at once does at random. Such a view is measured again alone; a shift a script
-    makes comes back every time."""
-    return _total(m) > MAX_SHIFT and any(s["at"] < m["script"] for s in m["shifts"] if s["value"] > 0.001)
+    """Over the limit with a shift before our script arrived or before the HTML was parsed
+    (domInteractive): the page was painted while its HTML was still being parsed (a table grows
+    its columns as rows come), which a machine busy with six pages at once does at random; on
+    CI's busiest run the matrix's parser finished after our script had arrived. Such a view is
+    measured again alone, not excused: a shift a script makes comes back every time."""
+    until = max(m["script"], m["parsed"] or 0)
+    return _total(m) > MAX_SHIFT and any(s["at"] < until for s in m["shifts"] if s["value"] > 0.001)
 
 
 @pytest.mark.long

@@ -59,7 +59,10 @@ def has_details(atlas: Atlas, lang: str, p: Provider, field: str) -> bool:
 
 def _noted(atlas: Atlas, lang: str, p: Provider, field: str) -> bool:
     """The fact has a note in `lang`, or an English one shown there until it is translated."""
-    return atlas.note(lang, p.id, field) is not None or atlas.note(atlas.languages[0], p.id, field) is not None
+    noted = atlas.noted.get(lang)
+    if noted is None:
+        return atlas.note(lang, p.id, field) is not None or atlas.note(atlas.languages[0], p.id, field) is not None
+    return (p.id, field) in noted
 
 
 # The parts of cells and evidence that depend only on the language and the value (a value's
@@ -122,8 +125,9 @@ def evidence(atlas: Atlas, lang: str, p: Provider, field: str, today: dt.date) -
     note, the source's own words (with their language), the sources and the verified date."""
     fact = p.facts[field]
     out = ['<div class="atlas-ev">', _memo(atlas, ("value", lang, field, fact.value), lambda: _value_line(atlas, lang, field, fact))]
-    note = atlas.note(lang, p.id, field)
-    english = atlas.note(atlas.languages[0], p.id, field) if not note else None
+    notes, at = atlas.notes, (p.id, field)
+    note = notes.get(lang, {}).get(at)
+    english = notes.get(atlas.languages[0], {}).get(at) if not note else None
     if note:
         out.append(_memo(atlas, ("note-label", lang), lambda: f'<p class="atlas-ev__note"><strong>{e(atlas.t(lang, "table.note"))}:</strong> ')
                    + f"{e(note)}</p>")

@@ -72,6 +72,10 @@ def _items(atlas: Atlas, lang: str, rows: list) -> str:
     """One list item per provider, its facts under it. Every value is escaped: data and
     translations are text."""
     out = []
+    # A field's opening (its name and label) and a value's words are the same for hundreds of
+    # providers: each is escaped once.
+    opening: dict = {}
+    escaped: dict = {}
     for p, yes, unknown, facts in rows:
         pid = e(p.id)
         out.append(f'<li data-provider="{pid}" data-yes="{e(yes)}" data-unknown="{e(unknown)}">\n'
@@ -79,7 +83,13 @@ def _items(atlas: Atlas, lang: str, rows: list) -> str:
                    f' <span class="atlas-providers__category">({e(atlas.t(lang, f"categories.{p.category}"))})</span>\n'
                    '<dl class="atlas-choose__facts">')
         for field, label, words, unknown_fact in facts:
-            mark = ' class="atlas-choose__unknown"' if unknown_fact else ""
-            out.append(f'<div data-field="{e(field)}"{mark}><dt>{e(label)}</dt><dd>{e(words)}</dd></div>')
+            head = opening.get((field, label, unknown_fact))
+            if head is None:
+                mark = ' class="atlas-choose__unknown"' if unknown_fact else ""
+                head = opening[(field, label, unknown_fact)] = f'<div data-field="{e(field)}"{mark}><dt>{e(label)}</dt><dd>'
+            said = escaped.get(words)
+            if said is None:
+                said = escaped[words] = str(e(words))
+            out.append(f'{head}{said}</dd></div>')
         out.append("</dl>\n</li>")
     return "\n".join(out)

@@ -23,15 +23,15 @@ FILES = ("data/facts.json", "data/facts.csv", "data/facts.schema.json")
 
 def _fact(atlas: Atlas, pid: str, field: str, fact: Fact) -> dict:
     value = list(fact.value) if isinstance(fact.value, tuple) else fact.value
-    out = {"value": value, "sources": list(fact.sources),
-           "verified": fact.verified.isoformat() if fact.verified else None,
-           "source_date": fact.source_date, "quote": fact.quote,
-           "quote_lang": fact.quote_lang if fact.quote else None,
-           "quote_translations": {lang: text for lang in atlas.languages
-                                  if (text := atlas.words[lang].get(f"quotes.{pid}.{field}"))},
-           "notes": {lang: note for lang in atlas.languages if (note := atlas.note(lang, pid, field))},
-           "quote_found": atlas.checked[(pid, field)].isoformat() if (pid, field) in atlas.checked else None}
-    return out
+    quote_key, at = f"quotes.{pid}.{field}", (pid, field)
+    notes, words, found = atlas.notes, atlas.words, atlas.checked.get(at)
+    return {"value": value, "sources": list(fact.sources),
+            "verified": fact.verified.isoformat() if fact.verified else None,
+            "source_date": fact.source_date, "quote": fact.quote,
+            "quote_lang": fact.quote_lang if fact.quote else None,
+            "quote_translations": {lang: text for lang in atlas.languages if (text := words[lang].get(quote_key))},
+            "notes": {lang: note for lang in atlas.languages if (note := notes.get(lang, {}).get(at))},
+            "quote_found": found.isoformat() if found else None}
 
 
 def records(atlas: Atlas, site_url: str = "") -> dict:

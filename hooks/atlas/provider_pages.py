@@ -90,7 +90,7 @@ def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *
                                                f'data-value="{escape(value)}">\n<th scope="row">{frame["names"][f]}')
         rows.append(f'{start}'
                     # the tables' own cell, inert, for compare/side-by-side.html, which reads this page
-                    f'<template class="atlas-cell">{_linked(tables.cell(atlas, lang, p, f, today), root)}</template></th>\n'
+                    f'<template class="atlas-cell">{tables.cell(atlas, lang, p, f, today)}</template></th>\n'
                     f'<td>{cells.evidence(atlas, lang, p, f, today)}</td>\n<td>{frame["links"][f]}</td>\n</tr>')
     name, pid = escape(p.name), escape(p.id)
     t = lambda key, **kw: escape(atlas.t(lang, f"reader.provider.{key}", **kw))  # noqa: E731
@@ -104,7 +104,7 @@ def render_page(atlas: Atlas, reader: ReaderData, lang: str, provider_id: str, *
            if p.pricing is not None else "") + '</p>',
         frame["intro"],
         f'<caption id="atlas-provider-caption">{t("caption", name=p.name)}</caption>'.join(frame["table"]),
-        *rows,
+        _linked("\n".join(rows), root),   # the cells' links, all at once
         frame["end"].replace(STAND_IN.id, pid),   # the side-by-side link names this provider
     ])
 
@@ -217,14 +217,20 @@ def search_entry(atlas: Atlas, lang: str, p: Provider, location: str) -> dict[st
     """The page's search entry: its name, category and, per field, the field's name, value and
     note in `lang`. Escaped: Material shows search titles and texts as HTML."""
     words = [atlas.t(lang, f"categories.{p.category}")]
+    # "Field: value" is the same for every provider with that value: made once per language.
+    said = cells._memo(atlas, ("search-words", lang), dict)
+    notes = atlas.notes.get(lang, {})
     for f in atlas.all_fields:
         fact = p.facts[f]
-        if f in atlas.list_fields and fact.known:
-            value = ", ".join(atlas.item_label(lang, f, i) for i in fact.value)
-        else:
-            value = atlas.value_label(lang, f, fact.value)
-        note = atlas.note(lang, p.id, f)
-        words.append(f"{atlas.t(lang, f'fields.{f}.label')}: {value}" + (f" ({note})" if note else ""))
+        line = said.get((f, fact.value))
+        if line is None:
+            if f in atlas.list_fields and fact.known:
+                value = ", ".join(atlas.item_label(lang, f, i) for i in fact.value)
+            else:
+                value = atlas.value_label(lang, f, fact.value)
+            line = said[(f, fact.value)] = f"{atlas.t(lang, f'fields.{f}.label')}: {value}"
+        note = notes.get((p.id, f))
+        words.append(f"{line} ({note})" if note else line)
     # Half weight: a provider page lists facts in a few words each, and short pages win lunr's
     # length-normalised score, so for a concept ("node pool", "निजी रजिस्ट्री") every provider whose
     # notes name it outranked the guide that explains it. A provider's name is in its title, which

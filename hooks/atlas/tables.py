@@ -32,11 +32,20 @@ def waiting(atlas: Atlas) -> frozenset[str]:
     return _waiting_of[1]
 
 
+_order_of: list = [None, {}]   # the Atlas, and field -> its providers in order (the same in every language)
+
+
 def order(atlas: Atlas, field: str) -> list[Provider]:
     """Providers that have the capability first (yes, partial, unknown, no), then by name;
     providers not yet researched last."""
-    late = waiting(atlas)
-    return sorted(atlas.providers, key=lambda p: (atlas.rank(field, p.facts[field].value), p.id in late, p.name.casefold()))
+    if _order_of[0] is not atlas:
+        _order_of[:] = [atlas, {}]
+    found = _order_of[1].get(field)
+    if found is None:
+        late = waiting(atlas)
+        found = _order_of[1][field] = sorted(
+            atlas.providers, key=lambda p: (atlas.rank(field, p.facts[field].value), p.id in late, p.name.casefold()))
+    return list(found)
 
 
 # A row's cells are the same in every table of a language that shows the same fields, and a
@@ -103,7 +112,8 @@ def _rows(atlas: Atlas, lang: str, providers: list[Provider], fields: list[str],
                     f'<td class="atlas-table__pending" colspan="{len(fields)}" data-sort-value="9">{e(words)}</td>')
             lines.append(f"{start}{said}</tr>")
             continue
-        lines.append(start + "".join(cell(atlas, lang, p, f, today) for f in fields) + "</tr>")
+        pid = p.id
+        lines.append(start + "".join([cache.get((pid, f)) or cell(atlas, lang, p, f, today) for f in fields]) + "</tr>")
     return Markup("\n".join(lines))
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -18,36 +17,98 @@ except AttributeError:  # pragma: no cover - depends on the PyYAML build
 _resolver = yaml.resolver.Resolver()
 
 
-@lru_cache(maxsize=65536)
-def _resolve(kind: type, value: str, implicit: tuple[bool, bool]) -> str:
-    return _resolver.resolve(kind, value, implicit)
+_TAGS: dict = {}   # (value, implicit) -> tag of a plain scalar; a few hundred distinct in our files
 
 
 class _Loader(_Base):
     """The safe loader, remembering which tag each plain scalar resolves to: keys such as
     `value:`, `sources:` and `verified:`, and values such as `unknown`, repeat thousands of
-    times in providers.yaml, and each resolution tries the regular expressions anew."""
+    times in providers.yaml, and each resolution tries the regular expressions anew. Path
+    resolvers are never registered, so the two calls the composer makes around every node to
+    follow them are a built-in that does nothing (a Python call each, 280,000 of them in a
+    thousand-provider file)."""
+
+    descend_resolver = staticmethod(slice)   # called with (parent, index); ignored
+    ascend_resolver = staticmethod(tuple)    # called with nothing; ignored
 
     def resolve(self, kind, value, implicit):
         if kind is yaml.ScalarNode:
-            return _resolve(kind, value, implicit)
+            key = (value, implicit)
+            tag = _TAGS.get(key)
+            if tag is None:
+                tag = _resolver.resolve(kind, value, implicit)
+                if len(_TAGS) < 65536:
+                    _TAGS[key] = tag
+            return tag
         return super().resolve(kind, value, implicit)
 
 
 @dataclass
 class Doc:
-    """A parsed YAML file: plain Python data plus the line of each node by its key path."""
+    """A parsed YAML file: plain Python data plus the line of each node by its key path.
+
+    Lines are read from the composed node tree only when asked for: a valid file asks for a
+    handful (its problems' lines), and indexing the line of every one of a thousand-provider
+    file's 140,000 values cost a tenth of its loading. `lines` (every key path -> line) is built
+    on first use, for the few callers that walk all of a small file."""
 
     path: str
     data: Any = None
-    lines: dict[tuple, int] = field(default_factory=dict)
+    node: Any = field(default=None, repr=False)
+    offset: int = 0
+    _lines: dict | None = field(default=None, repr=False)
+
+    @property
+    def lines(self) -> dict[tuple, int]:
+        if self._lines is None:
+            self._lines = {}
+            if self.node is not None:
+                _index(self.node, (), self._lines, self.offset)
+        return self._lines
 
     def line(self, *keys: Any) -> int:
         """Line of the value at `keys`, or of its nearest ancestor that has one."""
-        keys = tuple(keys)
-        while keys and keys not in self.lines:
-            keys = keys[:-1]
-        return self.lines.get(keys, 1)
+        if self._lines is not None or self.node is None:
+            keys = tuple(keys)
+            while keys and keys not in self.lines:
+                keys = keys[:-1]
+            return self.lines.get(keys, 1)
+        node = self.node
+        for key in keys:
+            child = _child(node, key)
+            if child is None:
+                break
+            node = child
+        return node.start_mark.line + 1 + self.offset
+
+
+def _child(node: yaml.Node, key: Any) -> yaml.Node | None:
+    """The node under `node` at `key`, as construction keyed it (the last of a key written
+    twice; merge keys and keys that are not plain values are not keys), or None."""
+    if isinstance(node, yaml.MappingNode):
+        found = None
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE or not isinstance(key_node, yaml.ScalarNode):
+                continue
+            if _scalar(key_node) == key:
+                found = value_node
+        return found
+    if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and not isinstance(key, bool) \
+            and 0 <= key < len(node.value):
+        return node.value[key]
+    return None
+
+
+def _index(node: yaml.Node, keys: tuple, lines: dict, offset: int) -> None:
+    """Every key path under `node` -> its line (construction has bounded depth and aliases)."""
+    lines[keys] = node.start_mark.line + 1 + offset
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            if key_node.tag != _MERGE and isinstance(key_node, yaml.ScalarNode):
+                _index(value_node, keys + (_scalar(key_node),), lines, offset)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _index(item, keys + (i,), lines, offset)
 
 
 MAX_ALIASES = 100      # fields.yaml uses ~15; a billion-laughs file needs thousands
@@ -69,7 +130,7 @@ def load(path: Path, shown_as: str, problems: list[Problem], root: Path | None =
 def parse(text: str, shown_as: str, problems: list[Problem], first_line: int = 1) -> Doc | None:
     """Parse YAML `text` that starts on line `first_line` of `shown_as`, within the bounds
     above; on failure append a located problem and return None."""
-    doc = Doc(shown_as)
+    doc = Doc(shown_as, offset=first_line - 1)
     at = first_line - 1
     if not text.strip():
         problems.append(Problem(shown_as, first_line, "", "file is empty; expected a YAML mapping"))
@@ -96,10 +157,11 @@ def parse(text: str, shown_as: str, problems: list[Problem], first_line: int = 1
         problems.append(Problem(shown_as, first_line, "", "file is empty; expected a YAML mapping"))
         return None
     try:
-        doc.data = _construct(node, (), doc.lines, shown_as, problems, _Budget(at))
+        doc.data = _construct(node, 0, shown_as, problems, _Budget(at))
     except _TooBig as exc:
         problems.append(Problem(shown_as, exc.line, "", str(exc)))
         return None
+    doc.node = node
     return doc
 
 
@@ -188,36 +250,62 @@ def _repository(path: Path) -> Path:
     return Path(path).absolute().parent
 
 
-def _construct(node: yaml.Node, keys: tuple, lines: dict, file: str, problems: list[Problem],
-               budget: _Budget) -> Any:
+def _construct(node: yaml.Node, depth: int, file: str, problems: list[Problem], budget: _Budget) -> Any:
     budget.spend(node)
-    if len(keys) >= MAX_DEPTH and isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+    if depth >= MAX_DEPTH and isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
         raise _TooBig(f"nested more than {MAX_DEPTH} levels deep; allowed: at most {MAX_DEPTH}",
                       node.start_mark.line + 1 + budget.offset)
-    lines[keys] = node.start_mark.line + 1 + budget.offset
     if isinstance(node, yaml.MappingNode):
-        out: dict = {}
-        first: dict = {}   # key -> its line, for a key written twice
-        for key_node, value_node in node.value:
-            at = key_node.start_mark.line + 1 + budget.offset
-            if key_node.tag == _MERGE:
-                problems.append(Problem(file, at, "", MERGE_REFUSED))
-                continue
-            key = _scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else []
-            if not isinstance(key, (str, int, float, bool, type(None))) and not hasattr(key, "isoformat"):
-                problems.append(Problem(file, at, "", "a key must be plain text, not a list or mapping"))
-                continue
-            if key in first:   # YAML keeps the last silently: both places are named
-                problems.append(Problem(file, first[key], "", f"key '{key}' is written again on line {at} of the "
-                                        "same mapping, and only one of them would count; allowed: each key once"))
-                problems.append(Problem(file, at, "", f"key '{key}' appears twice in the same mapping (first on line "
-                                        f"{first[key]}), and only one of them would count; allowed: each key once"))
-            first.setdefault(key, at)
-            out[key] = _construct(value_node, keys + (key,), lines, file, problems, budget)
-        return out
+        return _mapping(node, depth, file, problems, budget)
     if isinstance(node, yaml.SequenceNode):
-        return [_construct(item, keys + (i,), lines, file, problems, budget) for i, item in enumerate(node.value)]
+        out = []
+        for item in node.value:
+            if item.__class__ is yaml.ScalarNode and item.tag == _STR:   # as in _mapping
+                budget.nodes += 1
+                if budget.nodes > MAX_NODES:
+                    budget.spend(item)
+                out.append(item.value)
+            else:
+                out.append(_construct(item, depth + 1, file, problems, budget))
+        return out
     return _scalar(node)
+
+
+def _mapping(node: yaml.MappingNode, depth: int, file: str, problems: list[Problem], budget: _Budget) -> dict:
+    """A mapping's keys and values. Most of a file is text keys with text values: those are
+    taken here as the safe constructor would take them, without a call per value (counted
+    against the bounds all the same); a line number is worked out only for a problem."""
+    out: dict = {}
+    first: dict = {}   # key -> its key node, for a key written twice
+    scalar = yaml.ScalarNode
+    for key_node, value_node in node.value:
+        if key_node.tag == _MERGE:
+            problems.append(Problem(file, key_node.start_mark.line + 1 + budget.offset, "", MERGE_REFUSED))
+            continue
+        if key_node.__class__ is scalar and key_node.tag == _STR:
+            key = key_node.value
+        else:
+            key = _scalar(key_node) if isinstance(key_node, scalar) else []
+            if not isinstance(key, (str, int, float, bool, type(None))) and not hasattr(key, "isoformat"):
+                problems.append(Problem(file, key_node.start_mark.line + 1 + budget.offset, "",
+                                        "a key must be plain text, not a list or mapping"))
+                continue
+        if key in first:   # YAML keeps the last silently: both places are named
+            was, at = first[key].start_mark.line + 1 + budget.offset, key_node.start_mark.line + 1 + budget.offset
+            problems.append(Problem(file, was, "", f"key '{key}' is written again on line {at} of the "
+                                    "same mapping, and only one of them would count; allowed: each key once"))
+            problems.append(Problem(file, at, "", f"key '{key}' appears twice in the same mapping (first on line "
+                                    f"{was}), and only one of them would count; allowed: each key once"))
+        else:
+            first[key] = key_node
+        if value_node.__class__ is scalar and value_node.tag == _STR:
+            budget.nodes += 1
+            if budget.nodes > MAX_NODES:
+                budget.spend(value_node)   # raises, at this value's line
+            out[key] = value_node.value
+        else:
+            out[key] = _construct(value_node, depth + 1, file, problems, budget)
+    return out
 
 
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -89,16 +90,20 @@ class Atlas:
     def note(self, lang: str, provider_id: str, field_id: str) -> str | None:
         return self.notes.get(lang, _NO_NOTES).get((provider_id, field_id))
 
-    @property
+    @cached_property
     def notes(self) -> Mapping[str, Mapping[tuple[str, str], str]]:
         """lang -> (provider, field) -> note: the notes indexed once (asked for hundreds of
-        thousands of times in a 1,000-provider build)."""
-        found = self.__dict__.get("_notes")
-        if found is None:
-            found = {lang: {tuple(k[6:].split(".", 1)): v for k, v in words.items() if k.startswith("notes.")}
-                     for lang, words in self.words.items()}
-            object.__setattr__(self, "_notes", found)
-        return found
+        thousands of times in a 1,000-provider build; kept in the instance, so each later ask
+        is a plain attribute)."""
+        return {lang: {tuple(k[6:].split(".", 1)): v for k, v in words.items() if k.startswith("notes.")}
+                for lang, words in self.words.items()}
+
+    @cached_property
+    def noted(self) -> Mapping[str, frozenset[tuple[str, str]]]:
+        """lang -> the (provider, field) pairs with a note shown in that language: its own, or
+        the English one until it is translated."""
+        first = set(self.notes.get(self.languages[0], _NO_NOTES)) if self.languages else set()
+        return {lang: frozenset(first | set(self.notes.get(lang, _NO_NOTES))) for lang in self.languages}
 
     def country(self, lang: str, code: str) -> str:
         """A country's name in `lang`: the language's own word where CLDR's is not the one

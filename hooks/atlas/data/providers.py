@@ -28,9 +28,8 @@ def read_providers(doc: yamlsrc.Doc, fields, list_fields, categories, today, pro
     unknown_keys(doc, doc.data, "providers file", (), "", problems)
     out, seen = [], {}
     for i, rec in enumerate(doc.data["providers"]):
-        line = doc.line("providers", i)
         if not isinstance(rec, dict):
-            problems.append(Problem(f, line, f"provider #{i + 1}", f"found {describe(rec)}, allowed: a mapping"))
+            problems.append(Problem(f, doc.line("providers", i), f"provider #{i + 1}", f"found {describe(rec)}, allowed: a mapping"))
             continue
         pid = rec.get("id")
         who = f"provider '{pid}'" if isinstance(pid, str) else f"provider #{i + 1}"
@@ -40,15 +39,15 @@ def read_providers(doc: yamlsrc.Doc, fields, list_fields, categories, today, pro
                                         f"unknown field, allowed: {', '.join(PROVIDER_KEYS + OPTIONAL_KEYS)}"))
         for key in PROVIDER_KEYS:
             if key not in rec:
-                problems.append(Problem(f, line, f"{who}, field '{key}'", "missing"))
+                problems.append(Problem(f, doc.line("providers", i), f"{who}, field '{key}'", "missing"))
         if not isinstance(pid, str) or not SLUG.match(pid):
             problems.append(Problem(f, doc.line("providers", i, "id"), f"{who}, field 'id'",
                                     f"found {pid!r}, allowed: a lowercase slug such as 'my-cloud'"))
         elif pid in seen:
             problems.append(Problem(f, doc.line("providers", i, "id"), f"{who}, field 'id'",
-                                    f"duplicate id, first used on line {seen[pid]}"))
+                                    f"duplicate id, first used on line {doc.line('providers', seen[pid], 'id')}"))
         else:
-            seen[pid] = doc.line("providers", i, "id")
+            seen[pid] = i
         name = rec.get("name")
         if "name" in rec and (not isinstance(name, str) or not name.strip()):
             problems.append(Problem(f, doc.line("providers", i, "name"), f"{who}, field 'name'",
@@ -187,9 +186,8 @@ def _list_value(doc, at, where, value, spec: ListField, problems) -> tuple[str, 
         return None
     ok, seen = True, {}
     for k, entry in enumerate(value):
-        line = doc.line(*at, "value", k)
         if entry is False and spec.items is None:
-            problems.append(Problem(f, line, where, f"item {k + 1}: found NO unquoted, which YAML reads as false; "
+            problems.append(Problem(f, doc.line(*at, "value", k), where, f"item {k + 1}: found NO unquoted, which YAML reads as false; "
                                     "write \"NO\" for Norway"))
             ok = False
             continue
@@ -201,11 +199,11 @@ def _list_value(doc, at, where, value, spec: ListField, problems) -> tuple[str, 
             elif isinstance(entry, str) and spec.items is not None:
                 close = [x for x in spec.items if x.replace("-", "").casefold() == entry.replace("-", "").replace(" ", "").casefold()]
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-            problems.append(Problem(f, line, where, f"item {k + 1}: found {describe(entry)}{hint}, allowed: {allowed}"))
+            problems.append(Problem(f, doc.line(*at, "value", k), where, f"item {k + 1}: found {describe(entry)}{hint}, allowed: {allowed}"))
             ok = False
             continue
         if entry in seen:
-            problems.append(Problem(f, line, where, f"item {k + 1}: found {entry!r} again (first as item {seen[entry] + 1}), "
+            problems.append(Problem(f, doc.line(*at, "value", k), where, f"item {k + 1}: found {entry!r} again (first as item {seen[entry] + 1}), "
                                     "allowed: each item once"))
             ok = False
             continue

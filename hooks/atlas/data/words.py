@@ -11,6 +11,9 @@ from ..problems import Problem
 from .checks import MARKUP, describe
 from .records import Provider
 
+URL = re.compile(r"https?://|javascript:", re.I)
+EITHER = re.compile(f"(?:{MARKUP.pattern})|(?i:{URL.pattern})")
+
 # Placeholders a translation may use, each only as {name}: no format spec, conversion,
 # attribute or index (a spec like {minutes:>100000000} would build a huge string).
 PLACEHOLDER_NAMES = frozenset({"answer", "answers", "correct", "count", "country", "date", "days", "group", "item",
@@ -52,21 +55,27 @@ def check_words(docs, words, fields, groups, categories, provider_ids, rules, pr
             continue
         mine = words[lang]
         for key, text in mine.items():
-            line = doc.line(*key.split("."))
             if not isinstance(text, str) or not text.strip():
-                problems.append(Problem(doc.path, line, f"key '{key}'", f"found {describe(text)}, allowed: non-empty text"))
+                problems.append(Problem(doc.path, doc.line(*key.split(".")), f"key '{key}'",
+                                        f"found {describe(text)}, allowed: non-empty text"))
                 continue
-            if MARKUP.search(text):
-                problems.append(Problem(doc.path, line, f"key '{key}'", f"found markup in {text!r}; allowed: plain text"))
-            if re.search(r"https?://|javascript:", text, re.I):
-                problems.append(Problem(doc.path, line, f"key '{key}'", f"found a URL in {text!r}; allowed: plain text"))
-            bad_format = _format_problem(text)
+            found = []
+            if EITHER.search(text):   # one pass over the text; which of the two, only when one is there
+                if MARKUP.search(text):
+                    found.append(f"found markup in {text!r}; allowed: plain text")
+                if URL.search(text):
+                    found.append(f"found a URL in {text!r}; allowed: plain text")
+            # Most texts (the notes of every provider) have no braces: nothing to parse.
+            braces = "{" in text or "}" in text or (lang != "en" and key in en and ("{" in en[key] or "}" in en[key]))
+            bad_format = braces and _format_problem(text)
             if bad_format:
-                problems.append(Problem(doc.path, line, f"key '{key}'", bad_format))
-            if lang != "en" and key in en and _placeholders(text) != _placeholders(en[key]):
-                problems.append(Problem(doc.path, line, f"key '{key}'",
-                                        f"placeholders found {sorted(_placeholders(text))}, "
-                                        f"allowed: {sorted(_placeholders(en[key]))} as in English"))
+                found.append(bad_format)
+            if braces and lang != "en" and key in en and _placeholders(text) != _placeholders(en[key]):
+                found.append(f"placeholders found {sorted(_placeholders(text))}, "
+                             f"allowed: {sorted(_placeholders(en[key]))} as in English")
+            if found:
+                line = doc.line(*key.split("."))
+                problems.extend(Problem(doc.path, line, f"key '{key}'", message) for message in found)
         if lang == "en":
             continue
         for key in sorted(set(en) - set(mine)):

@@ -50,10 +50,16 @@
       voice = voices.filter(function (v) {
         return v.localService !== false && (v.lang || "").replace("_", "-").split("-")[0].toLowerCase() === base
       }).sort(function (a, b) { return (b.lang === lang) - (a.lang === lang) })[0] || null
-      // The box is on the page from the start, the message's room kept in it (atlas.css): the
-      // swap moves nothing below it.
-      play.hidden = !voice
-      msg.textContent = voice ? "" : t("none")
+      // Without a voice the button stays: the message says why only to a reader who asks
+      // (Vietnamese review L19: said under every guide's title, it was noise). Button and
+      // message share one cell whose room is kept (atlas.css): the swap moves nothing below.
+      if (voice) { play.hidden = false; msg.textContent = "" }
+    }
+    function explain() {
+      play.hidden = true
+      msg.textContent = t("none")
+      msg.setAttribute("tabindex", "-1")
+      msg.focus()
     }
     function running(on) { pause.hidden = stop.hidden = !on; pause.textContent = t("pause") }
     function chunks() {
@@ -68,6 +74,7 @@
       }).filter(Boolean)
     }
     play.addEventListener("click", function () {
+      if (!voice) return explain()
       synth.cancel()
       var parts = chunks()
       parts.forEach(function (text, i) {

@@ -48,7 +48,7 @@ def test_a_merge_key_is_one_message(repo):
     assert len(found) == 1 and "merge key '<<'" in found[0], found
 
 
-# Every scalar in the first provider's record and in the field definitions, in turn, replaced by
+# Every scalar in the first provider's record, in the field definitions and (a sample) in the English words, in turn, replaced by
 # a value of another type: the loader reports or accepts, never raises anything else, and each
 # message names a file and a line.
 WRONG = ([1, 2], {"a": 1}, 7, None, True, "text", 2.5)
@@ -72,7 +72,7 @@ def _set(node, path, value):
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("name", ["providers", "fields"])
+@pytest.mark.parametrize("name", ["providers", "fields", "i18n/en"])   # en: its words are compared with every translation's
 def test_a_value_of_the_wrong_type_anywhere_is_reported_not_raised(tmp_path, name):
     root = copy_repo(tmp_path / "repo")
     path = root / "data" / f"{name}.yaml"

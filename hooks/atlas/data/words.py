@@ -66,7 +66,9 @@ def check_words(docs, words, fields, groups, categories, provider_ids, rules, pr
             if ":" in text and URL.search(text):
                 found.append(f"found a URL in {text!r}; allowed: plain text")
             # Most texts (the notes of every provider) have no braces: nothing to parse.
-            braces = "{" in text or "}" in text or (lang != "en" and key in en and ("{" in en[key] or "}" in en[key]))
+            theirs = en.get(key) if lang != "en" else None
+            theirs = theirs if isinstance(theirs, str) else ""   # a broken English value is reported on its own line
+            braces = "{" in text or "}" in text or "{" in theirs or "}" in theirs
             bad_format = braces and _format_problem(text)
             if bad_format:
                 found.append(bad_format)

@@ -48,9 +48,9 @@ def test_a_merge_key_is_one_message(repo):
     assert len(found) == 1 and "merge key '<<'" in found[0], found
 
 
-# Every scalar in the first provider's record, in the field definitions and (a sample) in the English words, in turn, replaced by
-# a value of another type: the loader reports or accepts, never raises anything else, and each
-# message names a file and a line.
+# Every scalar in the first provider's record, in the field definitions and (a sample) in the
+# English words, in turn, replaced by a value of another type: the loader reports or accepts,
+# never raises anything else, and each message names a file and a line.
 WRONG = ([1, 2], {"a": 1}, 7, None, True, "text", 2.5)
 
 

@@ -305,3 +305,24 @@ def test_listen_controls_keep_their_height_with_a_voice_and_without(browser, ser
             context.close()
     for size in SIZES:
         assert heights[(size, True)] == heights[(size, False)], heights
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_table_caption_is_read_whole_in_the_box_a_phone_shows(browser, server, lang):
+    """A caption is as wide as its table; on a phone its words stay inside the scrolling box the
+    reader sees, wrapping if need be (Vietnamese review L1), on every kind of page with a table."""
+    context = browser.new_context(viewport={"width": 412, "height": 823})
+    pg = context.new_page()
+    past, seen = {}, set()
+    for kind in ("country", "matrix", "comparison", "provider"):
+        pg.goto(_url(server, lang, KINDS[kind]))
+        for edge in pg.eval_on_selector_all(".atlas-table__scroll caption", """cs => cs.map((c) => {
+            const box = c.closest(".atlas-table__scroll").getBoundingClientRect(), words = document.createRange();
+            words.selectNodeContents(c);
+            return [c.textContent.trim(), Math.round(words.getBoundingClientRect().right - box.right)]; })"""):
+            seen.add(kind)
+            if edge[1] > 0:
+                past[f"{kind}: {edge[0]}"] = edge[1]
+    context.close()
+    assert seen == {"country", "matrix", "comparison", "provider"}, seen
+    assert not past, past   # px past the box's right edge
